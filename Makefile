@@ -1,0 +1,103 @@
+# getile: build, test and demo targets. See README.md.
+#
+# Variants share one set of rules and differ in BUILD and SAN:
+#   build/        optimised build (getile, the library, the test runner)
+#   build/asan/   AddressSanitizer + UndefinedBehaviorSanitizer (what `make test` runs)
+#   build/tsan/   ThreadSanitizer (`make tsan-test`)
+CC      ?= cc
+BUILD   ?= build
+OPT     ?= -O2
+SAN     ?=
+PKGS    := libuv msgpack libpng libzstd snappy libzip
+# -ffp-contract=off everywhere: results must never depend on the compiler or the CPU.
+CFLAGS_ALL = -std=c17 -Wall -Wextra -Wno-unused-parameter -ffp-contract=off -D_DEFAULT_SOURCE \
+             -g $(OPT) $(SAN) -Ipipeline -Ibinning -Iproto -Itests $(PKG_CFLAGS) $(CFLAGS)
+LDFLAGS_ALL = $(SAN) $(LDFLAGS)
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
+
+LIB_SRC  := $(wildcard pipeline/*.c binning/*.c)
+CLI_SRC  := $(wildcard clients/*.c)
+TEST_SRC := $(filter-out tests/fuzz_%.c tests/bench_%.c tests/xcheck_%.c,$(wildcard tests/*.c))
+BENCH_SRC := $(wildcard tests/bench_*.c)
+FUZZ_SRC := $(wildcard tests/fuzz_*.c)
+HDRS     := $(wildcard pipeline/*.h binning/*.h proto/*.h tests/*.h)
+
+LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+
+DEPS_STAMP := build/.deps-ok
+FUZZ_SECONDS ?= 20
+
+.PHONY: all deps demo test test-plain tsan-test fuzz bench clean
+
+all: $(BUILD)/getile $(BUILD)/test_runner
+
+# Installs missing Debian packages (as root) or says what to run.
+$(DEPS_STAMP): .ci/install-deps.sh
+	@bash .ci/install-deps.sh
+	@mkdir -p build && touch $@
+deps: $(DEPS_STAMP)
+
+$(BUILD)/obj/%.o: %.c $(HDRS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(BUILD)/libgetile.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/getile: $(CLI_OBJ) $(BUILD)/libgetile.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(BUILD)/libgetile.a $(PKG_LIBS)
+
+$(BUILD)/test_runner: $(TEST_OBJ) $(BUILD)/libgetile.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $(TEST_OBJ) $(BUILD)/libgetile.a $(PKG_LIBS)
+
+# The README's first command: set up, build, render the bundled sample.
+demo: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory $(BUILD)/getile
+	$(BUILD)/getile render tests/samples/sample.ppdmp -o $(BUILD)/sample.png
+
+# The README's test command: the whole suite under ASan + UBSan.
+test: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory BUILD=build/asan \
+	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	    build/asan/test_runner build/asan/getile
+	@$(MAKE) --no-print-directory build/getile
+	ASAN_OPTIONS=detect_leaks=1 GETILE_BIN=build/asan/getile build/asan/test_runner
+
+# The same suite, optimised and without sanitizers.
+test-plain: $(BUILD)/test_runner $(BUILD)/getile
+	GETILE_BIN=$(BUILD)/getile $(BUILD)/test_runner
+
+tsan-test: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory BUILD=build/tsan SAN="-fsanitize=thread" build/tsan/test_runner build/tsan/getile
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" GETILE_BIN=build/tsan/getile build/tsan/test_runner
+
+# libFuzzer targets, each run for FUZZ_SECONDS (CI: 60).
+FUZZ_BIN = $(FUZZ_SRC:tests/%.c=build/fuzz/%)
+build/fuzz/%: tests/%.c $(LIB_SRC) $(HDRS) | $(DEPS_STAMP)
+	@mkdir -p build/fuzz
+	clang -std=c17 -g -O1 -ffp-contract=off -D_DEFAULT_SOURCE -fsanitize=fuzzer,address,undefined \
+	    -Ipipeline -Ibinning -Iproto -Itests $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(PKG_LIBS)
+fuzz: $(FUZZ_BIN)
+	@set -e; for f in $(FUZZ_BIN); do \
+	  n=$$(basename $$f); mkdir -p build/fuzz/corpus-$$n; \
+	  cp -n tests/fuzz-seeds/$$n/* build/fuzz/corpus-$$n/ 2>/dev/null || true; \
+	  echo "fuzz: $$n for $(FUZZ_SECONDS) s"; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+	      build/fuzz/corpus-$$n 2>build/fuzz/$$n.log || { tail -40 build/fuzz/$$n.log; exit 1; }; \
+	  grep -E "stat::number_of_executed_units|Done" build/fuzz/$$n.log | tail -2; \
+	done
+
+# Benchmarks (never timed assertions): each tests/bench_*.c is one program.
+BENCH_BIN = $(BENCH_SRC:tests/%.c=$(BUILD)/%)
+$(BUILD)/bench_%: tests/bench_%.c tests/bench.h $(BUILD)/libgetile.a
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/libgetile.a $(PKG_LIBS)
+bench: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BUILD)/getile
+	@set -e; for b in $(BENCH_BIN); do echo "== $$b"; $$b; done
+
+clean:
+	rm -rf build/obj build/asan build/tsan build/fuzz build/getile build/test_runner build/libgetile.a

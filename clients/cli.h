@@ -1,0 +1,17 @@
+/* The getile command-line tool: one function per subcommand. Each returns
+ * the process exit status (0 success, 1 failure or mismatch, 2 usage). */
+#ifndef GETILE_CLI_H
+#define GETILE_CLI_H
+
+#include <stdbool.h>
+
+int cmd_render(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+
+/* True when argv holds -h or --help. */
+bool cli_wants_help(int argc, char **argv);
+/* Parses a non-negative integer option value; prints an error and returns false when invalid. */
+bool cli_parse_u64(const char *opt, const char *val, unsigned long long max, unsigned long long *out);
+
+#endif

@@ -1,0 +1,52 @@
+/* getile: render PSP GE frame dumps exactly as the console does.
+ * Dispatches to the subcommands in clients/cmd_*.c. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "usage: getile COMMAND [ARGS]\n"
+    "\n"
+    "Commands:\n"
+    "  render DUMP -o OUT.png   replay a frame dump (.ppdmp or .zip) and write the display as PNG\n"
+    "  compare A.png B.png      MSE and differing pixels of two images (PPSSPP's frame-test metric)\n"
+    "  info DUMP                describe a frame dump's header and records\n"
+    "\n"
+    "Run `getile COMMAND --help` for a command's options.\n";
+
+bool cli_wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return true;
+    return false;
+}
+
+bool cli_parse_u64(const char *opt, const char *val, unsigned long long max, unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    if (!val || !*val || *val == '-') goto bad;
+    unsigned long long v = strtoull(val, &end, 10);
+    if (errno || *end || v > max) goto bad;
+    *out = v;
+    return true;
+bad:
+    fprintf(stderr, "getile: %s needs a whole number from 0 to %llu, got '%s'\n", opt, max, val ? val : "");
+    return false;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "render")) return cmd_render(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "compare")) return cmd_compare(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "info")) return cmd_info(argc - 1, argv + 1);
+    fprintf(stderr, "getile: unknown command '%s'\n\n%s", argv[1], usage);
+    return 2;
+}

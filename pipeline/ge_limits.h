@@ -1,0 +1,36 @@
+/* Every limit and fixed size of getile, in one place, with a comment each. */
+#ifndef GETILE_GE_LIMITS_H
+#define GETILE_GE_LIMITS_H
+
+/* --- PSP memory as the GE sees it (PPSSPP's memory map; GE-HARDWARE.md §6) --- */
+#define GT_ADDR_MASK 0x0FFFFFFFu     /* the GE forms 28-bit addresses; higher bits (cached/uncached/kernel) are dropped */
+#define GT_SCRATCH_BASE 0x00010000u  /* scratchpad RAM */
+#define GT_SCRATCH_SIZE 0x00004000u  /* 16 KiB */
+#define GT_VRAM_BASE 0x04000000u     /* eDRAM */
+#define GT_VRAM_SIZE 0x00200000u     /* 2 MiB */
+#define GT_VRAM_SPAN 0x01000000u     /* 0x04000000-0x04FFFFFF: four 2 MiB views, repeated every 8 MiB */
+#define GT_RAM_BASE 0x08000000u      /* main RAM */
+#define GT_RAM_SIZE 0x04000000u      /* 64 MiB (PSP-2000 and later; the 32 MiB of a PSP-1000 is a subset) */
+
+/* --- The command processor --- */
+#define GT_CALL_DEPTH 2              /* the GE has two return-address registers (RADR1/RADR2) */
+#define GT_DEFAULT_STEP_BUDGET 200000000u /* display-list words one run may execute before it is stopped */
+#define GT_CLUT_BYTES 1024           /* the GE's CLUT memory: 256 entries of 32 bits */
+#define GT_BONE_MATRIX_WORDS 96      /* 8 bone matrices of 12 values */
+
+/* --- Frame dumps (.ppdmp, also inside .zip) --- */
+#define GT_DUMP_MAX_COMMANDS (8u << 20)        /* records in one dump */
+#define GT_DUMP_MAX_PUSHBUF (512u << 20)       /* decompressed data block of a dump */
+#define GT_DUMP_MAX_FILE (1024u << 20)         /* a dump or zip file read from disk or the network */
+#define GT_REPLAY_LIST_BASE 0x08800000u        /* where replay assembles its display list (user RAM start) */
+#define GT_REPLAY_LIST_SIZE 0x00040000u        /* 256 KiB list buffer; restarted, never wrapped, when full */
+#define GT_REPLAY_ARENA_BASE 0x08840000u       /* where replay places recorded vertices, indices, textures */
+#define GT_REPLAY_ARENA_END 0x0C000000u        /* end of RAM */
+
+/* --- Output --- */
+#define GT_DISPLAY_WIDTH 480         /* the PSP's visible display */
+#define GT_DISPLAY_HEIGHT 272
+#define GT_IMAGE_STRIDE 512          /* output images: 512 wide, like PPSSPP's frametest references */
+#define GT_MAX_PNG_BYTES (64u << 20) /* a PNG read for comparison */
+
+#endif

@@ -1,0 +1,91 @@
+/* Render contexts and display readout (see render.h). */
+#include "render.h"
+
+#include <string.h>
+
+/* Until the vertex and raster pipelines land, a kick is counted: PRIM by
+ * primitive type, BEZIER and SPLINE as curves. */
+static int count_kick(void *ctx, struct ge *ge, uint32_t word, struct gt_diag *d)
+{
+    struct gt_render *r = ctx;
+    switch (word >> 24) {
+    case GE_PRIM: r->stats.prims_by_type[(word >> 16) & 7]++; break;
+    case GE_BEZIER:
+    case GE_SPLINE: r->stats.curves++; break;
+    default: break;
+    }
+    return GT_OK;
+}
+
+int gt_render_init(struct gt_render *r, struct gt_diag *d)
+{
+    memset(r, 0, sizeof *r);
+    int rc = mem_init(&r->mem, d);
+    if (rc < 0) return rc;
+    ge_init(&r->ge, &r->mem);
+    r->ge.hooks.ctx = r;
+    r->ge.hooks.kick = count_kick;
+    r->display.addr = GT_VRAM_BASE;
+    r->display.stride = GT_IMAGE_STRIDE;
+    r->display.format = 3;
+    return GT_OK;
+}
+
+void gt_render_free(struct gt_render *r)
+{
+    mem_free(&r->mem);
+}
+
+int gt_render_list(struct gt_render *r, uint32_t pc, struct gt_diag *d)
+{
+    ge_list_start(&r->ge, pc, 0);
+    int rc = ge_run(&r->ge, d);
+    if (rc < 0) return rc;
+    if (r->ge.list.state == GE_LIST_STALLED)
+        return gt_fail(d, GT_ELIST_ERROR, "display list stalled at 0x%08x", r->ge.list.pc);
+    return GT_OK;
+}
+
+static uint8_t expand5(unsigned v) { return (uint8_t)(v << 3 | v >> 2); }
+static uint8_t expand6(unsigned v) { return (uint8_t)(v << 2 | v >> 4); }
+static uint8_t expand4(unsigned v) { return (uint8_t)(v << 4 | v); }
+
+void gt_render_display_rgba(const struct gt_render *r, uint8_t *out, bool keep_alpha)
+{
+    const struct gt_display *dp = &r->display;
+    unsigned bpp = dp->format == 3 ? 4 : 2;
+    memset(out, 0, (size_t)GT_IMAGE_STRIDE * GT_DISPLAY_HEIGHT * 4);
+    for (unsigned y = 0; y < GT_DISPLAY_HEIGHT; y++) {
+        uint8_t *o = out + (size_t)y * GT_IMAGE_STRIDE * 4;
+        for (unsigned x = 0; x < GT_DISPLAY_WIDTH; x++, o += 4) {
+            uint32_t a = dp->addr + (y * dp->stride + x) * bpp;
+            uint32_t p = bpp == 4 ? mem_read32(&r->mem, a) : mem_read16(&r->mem, a);
+            switch (dp->format) {
+            case 0:
+                o[0] = expand5(p & 31), o[1] = expand6((p >> 5) & 63), o[2] = expand5((p >> 11) & 31), o[3] = 255;
+                break;
+            case 1:
+                o[0] = expand5(p & 31), o[1] = expand5((p >> 5) & 31), o[2] = expand5((p >> 10) & 31);
+                o[3] = (p >> 15) ? 255 : 0;
+                break;
+            case 2:
+                o[0] = expand4(p & 15), o[1] = expand4((p >> 4) & 15), o[2] = expand4((p >> 8) & 15);
+                o[3] = expand4(p >> 12);
+                break;
+            default:
+                o[0] = (uint8_t)p, o[1] = (uint8_t)(p >> 8), o[2] = (uint8_t)(p >> 16), o[3] = (uint8_t)(p >> 24);
+                break;
+            }
+        }
+    }
+    if (!keep_alpha)
+        for (size_t i = 3; i < (size_t)GT_IMAGE_STRIDE * GT_DISPLAY_HEIGHT * 4; i += 4) out[i] = 255;
+}
+
+void gt_render_depth(const struct gt_render *r, uint16_t *out)
+{
+    uint32_t base = ge_z_addr(&r->ge.st), stride = ge_z_stride(&r->ge.st);
+    for (unsigned y = 0; y < GT_DISPLAY_HEIGHT; y++)
+        for (unsigned x = 0; x < GT_DISPLAY_WIDTH; x++)
+            out[y * GT_DISPLAY_WIDTH + x] = mem_read16(&r->mem, base + (y * stride + x) * 2);
+}

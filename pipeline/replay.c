@@ -1,0 +1,342 @@
+/* Frame-dump replay: turns a dump's records back into display-list words and
+ * memory contents, and runs them through the GE.
+ *
+ * The semantics follow PPSSPP's replayer (GPU/Debugger/Playback.cpp) and
+ * GE-HARDWARE.md §7, in getile's own synchronous form: each REGISTERS record
+ * is appended to a list buffer in PSP RAM and executed up to its end before
+ * the next record is looked at, so
+ *  - the list buffer never wraps into stale commands: when it is full, the GE
+ *    (idle at its stall address) simply continues from the buffer's start;
+ *  - every recorded write to VRAM (memset, memcpy, framebuffer and CLUT data)
+ *    happens after all earlier drawing (the sync hook flushes pending bins);
+ *  - recorded data is copied into place byte by byte, never read in place, so
+ *    unaligned data in old dumps is harmless.
+ * Data records (vertices, indices, textures, CLUTs, transfer sources) are
+ * copied into an arena in RAM, 16-byte aligned, once per distinct record. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ge_limits.h"
+#include "render.h"
+
+struct map_entry {
+    uint32_t offset, size, addr; /* dump data offset and size -> PSP address; size 0: empty */
+};
+
+struct replay {
+    struct gt_render *r;
+    const struct dump *dp;
+    uint32_t list_pos;            /* where the next word goes */
+    uint32_t queue[64];           /* words to emit before the next REGISTERS record */
+    unsigned nqueue;
+    uint32_t last_tex[8], last_base;
+    uint16_t last_bufw[8];
+    uint32_t clut_addr, clut_flags, memcpy_dest;
+    uint32_t arena_pos;
+    struct map_entry *map;
+    uint32_t map_cap;             /* power of two */
+};
+
+static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+/* Flushes pending drawing (the pipeline's sync hook). */
+static int sync(struct replay *rp, struct gt_diag *d)
+{
+    struct ge *ge = &rp->r->ge;
+    return ge->hooks.sync ? ge->hooks.sync(ge->hooks.ctx, ge, d) : GT_OK;
+}
+
+/* Lets the GE execute everything written so far. */
+static int run_to_pos(struct replay *rp, struct gt_diag *d)
+{
+    ge_list_set_stall(&rp->r->ge, rp->list_pos);
+    return ge_run(&rp->r->ge, d);
+}
+
+/* Appends one word to the list buffer; when it is full, runs what is there
+ * and continues from the buffer's start (the GE is idle at the stall, so
+ * nothing stale can run). */
+static int emit(struct replay *rp, uint32_t word, struct gt_diag *d)
+{
+    if (rp->list_pos + 4 > GT_REPLAY_LIST_BASE + GT_REPLAY_LIST_SIZE) {
+        int rc = run_to_pos(rp, d);
+        if (rc < 0) return rc;
+        if (rp->r->ge.stopped) return GT_OK;
+        rp->list_pos = GT_REPLAY_LIST_BASE;
+        rp->r->ge.list.pc = GT_REPLAY_LIST_BASE;
+        ge_list_set_stall(&rp->r->ge, GT_REPLAY_LIST_BASE);
+    }
+    mem_write32(&rp->r->mem, rp->list_pos, word);
+    rp->list_pos += 4;
+    return GT_OK;
+}
+
+static void queue(struct replay *rp, uint32_t word)
+{
+    if (rp->nqueue < sizeof rp->queue / sizeof rp->queue[0]) rp->queue[rp->nqueue++] = word;
+}
+
+static void forget_mappings(struct replay *rp)
+{
+    memset(rp->map, 0, sizeof *rp->map * rp->map_cap);
+    rp->arena_pos = GT_REPLAY_ARENA_BASE;
+    for (int i = 0; i < 8; i++) rp->last_tex[i] = 0;
+    rp->last_base = 0xFFFFFFFFu;
+}
+
+/* PSP address holding a copy of the record's data (copied on first use). */
+static int map_data(struct replay *rp, const struct dump_record *rec, uint32_t *addr, struct gt_diag *d)
+{
+    uint32_t h = (rec->offset * 2654435761u) & (rp->map_cap - 1);
+    while (rp->map[h].size) {
+        if (rp->map[h].offset == rec->offset && rp->map[h].size >= rec->size) {
+            *addr = rp->map[h].addr;
+            return GT_OK;
+        }
+        h = (h + 1) & (rp->map_cap - 1);
+    }
+    uint32_t need = (rec->size + 15) & ~15u;
+    if (need > GT_REPLAY_ARENA_END - GT_REPLAY_ARENA_BASE)
+        return gt_fail(d, GT_ETOO_BIG, "a %u-byte %s record does not fit in PSP RAM", rec->size,
+                       dump_type_name(rec->type));
+    if (need > GT_REPLAY_ARENA_END - rp->arena_pos) {
+        /* All earlier drawing has run; recycle the arena as PPSSPP recycles its slabs. */
+        forget_mappings(rp);
+        rp->r->stats.arena_resets++;
+        h = (rec->offset * 2654435761u) & (rp->map_cap - 1);
+    }
+    *addr = rp->arena_pos;
+    int rc = mem_write(&rp->r->mem, rp->arena_pos, rp->dp->data + rec->offset, rec->size, d);
+    if (rc < 0) return rc;
+    rp->arena_pos += need ? need : 16;
+    rp->map[h] = (struct map_entry){rec->offset, rec->size ? rec->size : 1, *addr};
+    return GT_OK;
+}
+
+/* INIT: the GE state at the start of the frame, in PPSSPP's saved-context
+ * layout: words 5-7 vertex, index and offset addresses, from word 17 the
+ * registers of the ranges below, then the five matrices (each a reset word
+ * and its 24-bit values) and their five upload counters. */
+static const uint8_t init_ranges[][2] = {
+    {0x00, 0x02}, {0x10, 0x10}, {0x12, 0x28}, {0x2C, 0x33}, {0x36, 0x38}, {0x42, 0x4D}, {0x50, 0x51},
+    {0x53, 0x58}, {0x5B, 0xB5}, {0xB8, 0xC3}, {0xC5, 0xD0}, {0xD2, 0xE9}, {0xEB, 0xEC}, {0xEE, 0xEE},
+    {0xF0, 0xF6}, {0xF8, 0xF9},
+};
+
+static int replay_init(struct replay *rp, const struct dump_record *rec, uint32_t index, struct gt_diag *d)
+{
+    struct ge_state *st = &rp->r->ge.st;
+    const uint8_t *p = rp->dp->data + rec->offset;
+    uint32_t nregs = 0;
+    for (size_t i = 0; i < sizeof init_ranges / sizeof init_ranges[0]; i++)
+        nregs += init_ranges[i][1] - init_ranges[i][0] + 1u;
+    uint32_t nwords = 17 + nregs + (1 + GT_BONE_MATRIX_WORDS) + 3 * (1 + 12) + (1 + 16) + 5;
+    if (rec->size < nwords * 4)
+        return gt_fail(d, GT_ECORRUPT, "dump record %u (INIT) is %u bytes, needs %u", index, rec->size, nwords * 4);
+    uint32_t w = 17;
+    for (size_t i = 0; i < sizeof init_ranges / sizeof init_ranges[0]; i++)
+        for (unsigned c = init_ranges[i][0]; c <= init_ranges[i][1]; c++) st->reg[c] = rd32(p + 4 * w++);
+    struct {
+        uint32_t *m;
+        uint32_t n;
+    } mats[5] = {{st->bone, GT_BONE_MATRIX_WORDS}, {st->world, 12}, {st->view, 12}, {st->proj, 16}, {st->tgen, 12}};
+    for (int m = 0; m < 5; m++) {
+        w++; /* the reset word */
+        for (uint32_t k = 0; k < mats[m].n; k++) mats[m].m[k] = (rd32(p + 4 * w++) & 0xFFFFFF) << 8;
+    }
+    st->bone_num = rd32(p + 4 * w++) & 0x7F;
+    st->world_num = rd32(p + 4 * w++) & 0xF;
+    st->view_num = rd32(p + 4 * w++) & 0xF;
+    st->proj_num = rd32(p + 4 * w++) & 0xF;
+    st->tgen_num = rd32(p + 4 * w++) & 0xF;
+    st->vaddr = rd32(p + 20) & GT_ADDR_MASK;
+    st->iaddr = rd32(p + 24) & GT_ADDR_MASK;
+    st->offset = rd32(p + 28) & GT_ADDR_MASK;
+    for (int i = 0; i < 8; i++) rp->last_tex[i] = 0, rp->last_bufw[i] = 0;
+    rp->last_base = 0xFFFFFFFFu;
+    return GT_OK;
+}
+
+/* REGISTERS: queued words, then the record's words with texture addresses
+ * removed (replay sets them from TEXTURE/FRAMEBUF records) and texture buffer
+ * widths given the high address bits of the replayed texture. */
+static int replay_registers(struct replay *rp, const struct dump_record *rec, struct gt_diag *d)
+{
+    int rc;
+    for (unsigned i = 0; i < rp->nqueue; i++)
+        if ((rc = emit(rp, rp->queue[i], d)) < 0) return rc;
+    rp->nqueue = 0;
+    const uint8_t *p = rp->dp->data + rec->offset;
+    for (uint32_t i = 0; i + 4 <= rec->size && !rp->r->ge.stopped; i += 4) {
+        uint32_t word = rd32(p + i), cmd = word >> 24;
+        if (cmd >= GE_TEX_BUFW0 && cmd < GE_TEX_BUFW0 + 8) {
+            unsigned level = cmd - GE_TEX_BUFW0;
+            uint16_t bufw = (uint16_t)word;
+            if (bufw == rp->last_bufw[level])
+                word = GE_NOP << 24;
+            else
+                word = cmd << 24 | ((rp->last_tex[level] & 0xFF000000u) >> 8) | bufw;
+            rp->last_bufw[level] = bufw;
+        } else if (cmd >= GE_TEX_ADDR0 && cmd < GE_TEX_ADDR0 + 8) {
+            word = GE_NOP << 24;
+        } else if (cmd == GE_SIGNAL || cmd == GE_BASE) {
+            rp->last_base = 0xFFFFFFFFu;
+        }
+        if ((rc = emit(rp, word, d)) < 0) return rc;
+    }
+    return run_to_pos(rp, d);
+}
+
+/* VERTICES and INDICES: point VADDR/IADDR (and BASE when needed) at the data. */
+static int replay_vertex_data(struct replay *rp, const struct dump_record *rec, struct gt_diag *d)
+{
+    uint32_t a;
+    int rc = map_data(rp, rec, &a, d);
+    if (rc < 0) return rc;
+    if (rp->last_base != (a & 0xFF000000u)) {
+        queue(rp, (uint32_t)GE_BASE << 24 | ((a >> 8) & 0x00FF0000u));
+        rp->last_base = a & 0xFF000000u;
+    }
+    queue(rp, (uint32_t)(rec->type == DUMP_VERTICES ? GE_VADDR : GE_IADDR) << 24 | (a & 0xFFFFFF));
+    return GT_OK;
+}
+
+static void set_texture(struct replay *rp, unsigned level, uint32_t a, uint16_t bufw)
+{
+    queue(rp, (uint32_t)(GE_TEX_BUFW0 + level) << 24 | ((a >> 8) & 0x00FF0000u) | bufw);
+    queue(rp, (uint32_t)(GE_TEX_ADDR0 + level) << 24 | (a & 0xFFFFFF));
+    rp->last_tex[level] = a;
+    rp->last_bufw[level] = bufw;
+}
+
+/* A recorded write into VRAM: after all earlier drawing; only VRAM is
+ * written (RAM contents were captured by the data records). */
+static int vram_write(struct replay *rp, uint32_t addr, const uint8_t *src, uint32_t n, int fill, uint32_t index,
+                      struct gt_diag *d)
+{
+    if (!mem_is_vram(addr)) {
+        rp->r->stats.skipped_writes++;
+        return GT_OK;
+    }
+    int rc = sync(rp, d);
+    if (rc < 0) return rc;
+    rc = fill >= 0 ? mem_fill(&rp->r->mem, addr, (uint8_t)fill, n, d) : mem_write(&rp->r->mem, addr, src, n, d);
+    if (rc < 0)
+        return gt_fail(d, rc, "dump record %u (%s) writes %u bytes at 0x%08x, outside PSP memory", index,
+                       dump_type_name(rp->dp->rec[index].type), n, addr);
+    rp->r->stats.vram_writes++;
+    return GT_OK;
+}
+
+static int replay_record(struct replay *rp, uint32_t index, struct gt_diag *d)
+{
+    const struct dump_record *rec = &rp->dp->rec[index];
+    const uint8_t *p = rp->dp->data + rec->offset;
+    struct gt_render *r = rp->r;
+    uint32_t a;
+    int rc;
+    switch (rec->type) {
+    case DUMP_INIT:
+        return replay_init(rp, rec, index, d);
+    case DUMP_REGISTERS:
+        return replay_registers(rp, rec, d);
+    case DUMP_VERTICES:
+    case DUMP_INDICES:
+        return replay_vertex_data(rp, rec, d);
+    case DUMP_CLUTADDR:
+        rp->clut_addr = rd32(p);
+        rp->clut_flags = rd32(p + 4);
+        return GT_OK;
+    case DUMP_CLUT:
+        if (rp->clut_addr) {
+            /* A CLUT at a real address: written there unless it is a render
+             * target (the software renderer keeps what it drew). An address
+             * that is not mapped is skipped (GE-HARDWARE.md §7). */
+            a = rp->clut_addr;
+            rp->clut_addr = 0;
+            if ((rp->clut_flags & 1) || !mem_valid_range(&r->mem, a, rec->size)) {
+                r->stats.skipped_writes++;
+                return GT_OK;
+            }
+            if ((rc = sync(rp, d)) < 0) return rc;
+            return mem_write(&r->mem, a, p, rec->size, d);
+        }
+        if ((rc = map_data(rp, rec, &a, d)) < 0) return rc;
+        queue(rp, (uint32_t)GE_CLUT_ADDR_UPPER << 24 | ((a >> 8) & 0x00FF0000u));
+        queue(rp, (uint32_t)GE_CLUT_ADDR << 24 | (a & 0xFFFFFF));
+        return GT_OK;
+    case DUMP_TRANSFERSRC:
+        if ((rc = map_data(rp, rec, &a, d)) < 0) return rc;
+        queue(rp, (r->ge.st.reg[GE_TRX_SRC_W] & 0xFF00FFFFu) | ((a >> 8) & 0x00FF0000u));
+        queue(rp, (uint32_t)GE_TRX_SRC << 24 | (a & 0xFFFFFF));
+        return GT_OK;
+    case DUMP_MEMSET:
+        return vram_write(rp, rd32(p), NULL, rd32(p + 8), (int)(rd32(p + 4) & 0xFF), index, d);
+    case DUMP_MEMCPYDEST:
+        rp->memcpy_dest = rd32(p);
+        return GT_OK;
+    case DUMP_MEMCPYDATA:
+        /* Old dumps carry data with no destination record: destination 0 is
+         * not VRAM, so the data is skipped, as PPSSPP does. */
+        return vram_write(rp, rp->memcpy_dest, p, rec->size, -1, index, d);
+    case DUMP_DISPLAY:
+        if ((rc = sync(rp, d)) < 0) return rc;
+        a = rd32(p);
+        r->display.addr = (a & 0xFF000000u) ? a & GT_ADDR_MASK : (GT_VRAM_BASE | a);
+        r->display.stride = rd32(p + 4) & 0x7FF;
+        r->display.format = rd32(p + 8) & 3;
+        return GT_OK;
+    case DUMP_EDRAMTRANS:
+        if ((rc = sync(rp, d)) < 0) return rc;
+        r->mem.edram_trans = rd32(p);
+        return GT_OK;
+    default:
+        break;
+    }
+    if (rec->type >= DUMP_TEXTURE0 && rec->type <= DUMP_TEXTURE7) {
+        unsigned level = rec->type - DUMP_TEXTURE0;
+        if ((rc = map_data(rp, rec, &a, d)) < 0) return rc;
+        if (rp->last_tex[level] != a) set_texture(rp, level, a, rp->last_bufw[level]);
+        return GT_OK;
+    }
+    /* FRAMEBUF0-7: a texture that lives in VRAM; header addr, bufw, flags, pad. */
+    unsigned level = rec->type - DUMP_FRAMEBUF0;
+    uint32_t addr = rd32(p), bufw = rd32(p + 4), flags = rd32(p + 8);
+    if (rp->last_tex[level] != addr || rp->last_bufw[level] != (uint16_t)bufw)
+        set_texture(rp, level, addr, (uint16_t)bufw);
+    bool unchanged = rp->dp->version >= 6 && (flags & 2);
+    if (unchanged || (flags & 1) || !mem_valid_range(&r->mem, addr, rec->size - 16)) {
+        r->stats.skipped_writes++;
+        return GT_OK;
+    }
+    return vram_write(rp, addr, p + 16, rec->size - 16, -1, index, d);
+}
+
+int gt_render_replay(struct gt_render *r, const struct dump *dp, uint64_t replay_end, struct gt_diag *d)
+{
+    struct replay rp = {.r = r, .dp = dp, .last_base = 0xFFFFFFFFu, .arena_pos = GT_REPLAY_ARENA_BASE};
+    rp.map_cap = 64;
+    while (rp.map_cap < dp->nrec * 2u) rp.map_cap *= 2;
+    rp.map = calloc(rp.map_cap, sizeof *rp.map);
+    if (!rp.map) return gt_fail(d, GT_ENOMEM, "cannot allocate the replay map");
+    r->ge.draw_limit = replay_end;
+    r->mem.edram_trans = 0x400;
+    /* The list starts with a NOP, stalled right after it. */
+    rp.list_pos = GT_REPLAY_LIST_BASE;
+    mem_write32(&r->mem, rp.list_pos, GE_NOP << 24);
+    rp.list_pos += 4;
+    ge_list_start(&r->ge, GT_REPLAY_LIST_BASE, rp.list_pos);
+    int rc = GT_OK;
+    for (uint32_t i = 0; i < dp->nrec && rc == GT_OK && !r->ge.stopped; i++) {
+        rc = replay_record(&rp, i, d);
+        r->stats.records++;
+    }
+    if (rc == GT_OK && !r->ge.stopped) {
+        /* Finish the list. */
+        if ((rc = emit(&rp, GE_FINISH << 24, d)) == GT_OK && (rc = emit(&rp, GE_END << 24, d)) == GT_OK)
+            rc = run_to_pos(&rp, d);
+    }
+    if (rc == GT_OK) rc = sync(&rp, d);
+    free(rp.map);
+    return rc;
+}

@@ -1,0 +1,4 @@
+/* Every test, one T(name) line each, grouped by area. The runner includes this
+ * file twice: once to declare the functions, once to build its table. */
+#include "list_core.h"
+#include "list_gemath.h"

@@ -1,0 +1,1 @@
+/* Tests of the foundation: memory, command processor, dumps, CLI. */

@@ -1,0 +1,1 @@
+/* Tests of pipeline/gemath (GE-HARDWARE.md sections 1-4). */
