@@ -115,8 +115,15 @@ static int map_data(struct replay *rp, const struct dump_record *rec, uint32_t *
 
 /* INIT: the GE state at the start of the frame, in PPSSPP's saved-context
  * layout: words 5-7 vertex, index and offset addresses, from word 17 the
- * registers of the ranges below, then the five matrices (each a reset word
- * and its 24-bit values) and their five upload counters. */
+ * registers of the ranges below, then the matrices in one of two forms:
+ *  - current form: for each of bone, world, view, projection and texture
+ *    matrix a reset word and its values as 24-bit command payloads, then the
+ *    five upload counters;
+ *  - older form (some version 2 and 3 dumps): the LOADCLUT word when the
+ *    game's CLUT address was valid, the five counters, then the matrices as
+ *    IEEE floats.
+ * The current form is recognised by its first two words: a bone-matrix index
+ * command followed by a bone-matrix data command. */
 static const uint8_t init_ranges[][2] = {
     {0x00, 0x02}, {0x10, 0x10}, {0x12, 0x28}, {0x2C, 0x33}, {0x36, 0x38}, {0x42, 0x4D}, {0x50, 0x51},
     {0x53, 0x58}, {0x5B, 0xB5}, {0xB8, 0xC3}, {0xC5, 0xD0}, {0xD2, 0xE9}, {0xEB, 0xEC}, {0xEE, 0xEE},
@@ -130,25 +137,32 @@ static int replay_init(struct replay *rp, const struct dump_record *rec, uint32_
     uint32_t nregs = 0;
     for (size_t i = 0; i < sizeof init_ranges / sizeof init_ranges[0]; i++)
         nregs += init_ranges[i][1] - init_ranges[i][0] + 1u;
-    uint32_t nwords = 17 + nregs + (1 + GT_BONE_MATRIX_WORDS) + 3 * (1 + 12) + (1 + 16) + 5;
+    const uint32_t nmat = GT_BONE_MATRIX_WORDS + 3 * 12 + 16;
+    /* Both forms need at most this many words. */
+    uint32_t nwords = 17 + nregs + 5 + nmat + 6;
     if (rec->size < nwords * 4)
         return gt_fail(d, GT_ECORRUPT, "dump record %u (INIT) is %u bytes, needs %u", index, rec->size, nwords * 4);
     uint32_t w = 17;
     for (size_t i = 0; i < sizeof init_ranges / sizeof init_ranges[0]; i++)
         for (unsigned c = init_ranges[i][0]; c <= init_ranges[i][1]; c++) st->reg[c] = rd32(p + 4 * w++);
-    struct {
-        uint32_t *m;
-        uint32_t n;
-    } mats[5] = {{st->bone, GT_BONE_MATRIX_WORDS}, {st->world, 12}, {st->view, 12}, {st->proj, 16}, {st->tgen, 12}};
-    for (int m = 0; m < 5; m++) {
-        w++; /* the reset word */
-        for (uint32_t k = 0; k < mats[m].n; k++) mats[m].m[k] = (rd32(p + 4 * w++) & 0xFFFFFF) << 8;
+    uint32_t *mats[5] = {st->bone, st->world, st->view, st->proj, st->tgen};
+    const uint32_t msize[5] = {GT_BONE_MATRIX_WORDS, 12, 12, 16, 12};
+    uint32_t *nums[5] = {&st->bone_num, &st->world_num, &st->view_num, &st->proj_num, &st->tgen_num};
+    const uint32_t nmask[5] = {0x7F, 0xF, 0xF, 0xF, 0xF};
+    bool current = rd32(p + 4 * w) >> 24 == GE_BONE_NUM && rd32(p + 4 * (w + 1)) >> 24 == GE_BONE_DATA;
+    if (current) {
+        for (int m = 0; m < 5; m++) {
+            w++; /* the reset word */
+            for (uint32_t k = 0; k < msize[m]; k++) mats[m][k] = (rd32(p + 4 * w++) & 0xFFFFFF) << 8;
+        }
+        for (int m = 0; m < 5; m++) *nums[m] = rd32(p + 4 * w++) & nmask[m];
+    } else {
+        if (rd32(p + 4 * w) >> 24 == GE_LOAD_CLUT) st->reg[GE_LOAD_CLUT] = rd32(p + 4 * w++);
+        for (int m = 0; m < 5; m++) *nums[m] = rd32(p + 4 * w++) & nmask[m];
+        /* IEEE floats that came from 24-bit values: cut to the GE format. */
+        for (int m = 0; m < 5; m++)
+            for (uint32_t k = 0; k < msize[m]; k++) mats[m][k] = rd32(p + 4 * w++) & 0xFFFFFF00u;
     }
-    st->bone_num = rd32(p + 4 * w++) & 0x7F;
-    st->world_num = rd32(p + 4 * w++) & 0xF;
-    st->view_num = rd32(p + 4 * w++) & 0xF;
-    st->proj_num = rd32(p + 4 * w++) & 0xF;
-    st->tgen_num = rd32(p + 4 * w++) & 0xF;
     st->vaddr = rd32(p + 20) & GT_ADDR_MASK;
     st->iaddr = rd32(p + 24) & GT_ADDR_MASK;
     st->offset = rd32(p + 28) & GT_ADDR_MASK;

@@ -2,3 +2,4 @@
  * file twice: once to declare the functions, once to build its table. */
 #include "list_core.h"
 #include "list_gemath.h"
+#include "list_bad.h"
