@@ -187,12 +187,12 @@ static int replay_registers(struct replay *rp, const struct dump_record *rec, st
             unsigned level = cmd - GE_TEX_BUFW0;
             uint16_t bufw = (uint16_t)word;
             if (bufw == rp->last_bufw[level])
-                word = GE_NOP << 24;
+                word = (uint32_t)GE_NOP << 24;
             else
                 word = cmd << 24 | ((rp->last_tex[level] & 0xFF000000u) >> 8) | bufw;
             rp->last_bufw[level] = bufw;
         } else if (cmd >= GE_TEX_ADDR0 && cmd < GE_TEX_ADDR0 + 8) {
-            word = GE_NOP << 24;
+            word = (uint32_t)GE_NOP << 24;
         } else if (cmd == GE_SIGNAL || cmd == GE_BASE) {
             rp->last_base = 0xFFFFFFFFu;
         }
@@ -337,7 +337,7 @@ int gt_render_replay(struct gt_render *r, const struct dump *dp, uint64_t replay
     r->mem.edram_trans = 0x400;
     /* The list starts with a NOP, stalled right after it. */
     rp.list_pos = GT_REPLAY_LIST_BASE;
-    mem_write32(&r->mem, rp.list_pos, GE_NOP << 24);
+    mem_write32(&r->mem, rp.list_pos, (uint32_t)GE_NOP << 24);
     rp.list_pos += 4;
     ge_list_start(&r->ge, GT_REPLAY_LIST_BASE, rp.list_pos);
     int rc = GT_OK;
@@ -347,7 +347,7 @@ int gt_render_replay(struct gt_render *r, const struct dump *dp, uint64_t replay
     }
     if (rc == GT_OK && !r->ge.stopped) {
         /* Finish the list. */
-        if ((rc = emit(&rp, GE_FINISH << 24, d)) == GT_OK && (rc = emit(&rp, GE_END << 24, d)) == GT_OK)
+        if ((rc = emit(&rp, (uint32_t)GE_FINISH << 24, d)) == GT_OK && (rc = emit(&rp, (uint32_t)GE_END << 24, d)) == GT_OK)
             rc = run_to_pos(&rp, d);
     }
     if (rc == GT_OK) rc = sync(&rp, d);

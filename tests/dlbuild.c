@@ -103,7 +103,7 @@ void dumpb_init_record(struct dumpb *b, const uint32_t *cmds, size_t ncmds)
         for (unsigned k = 0; k < msize[m]; k++) put32(buf + 4 * w++, (mnum[m] + 1) << 24);
     }
     for (int m = 0; m < 5; m++) put32(buf + 4 * w++, mnum[m] << 24);
-    put32(buf + 4 * w, GE_END << 24);
+    put32(buf + 4 * w, (uint32_t)GE_END << 24);
     dumpb_add(b, DUMP_INIT, buf, sizeof buf, 0);
 }
 
@@ -157,7 +157,7 @@ uint32_t sample_texel(unsigned x, unsigned y)
 void sample_build(struct dumpb *b)
 {
     static const uint32_t init_regs[] = {
-        GE_FB_PTR << 24 | 0x000000, GE_FB_WIDTH << 24 | 512, GE_FB_FORMAT << 24 | 3,
+        (uint32_t)GE_FB_PTR << 24 | 0x000000, (uint32_t)GE_FB_WIDTH << 24 | 512, (uint32_t)GE_FB_FORMAT << 24 | 3,
     };
     uint8_t tex[64 * 64 * 4];
     for (unsigned y = 0; y < 64; y++)

@@ -291,7 +291,7 @@ TEST(flow_bad_addresses)
     CHECK_MSG(strstr(d.msg, "JUMP") && strstr(d.msg, "0x0c000000"), "message: %s", d.msg);
     dl_free(&l);
     /* A list that runs off the end of RAM stops with an error, not a crash. */
-    mem_write32(&h.r.mem, 0x0BFFFFFC, GE_NOP << 24);
+    mem_write32(&h.r.mem, 0x0BFFFFFC, (uint32_t)GE_NOP << 24);
     ge_list_start(&h.r.ge, 0x0BFFFFFC, 0);
     CHECK_EQ_I(ge_run(&h.r.ge, &d), GT_ELIST_ERROR);
     CHECK_MSG(strstr(d.msg, "outside PSP memory") != NULL, "message: %s", d.msg);

@@ -66,12 +66,12 @@ TEST(replay_versions_round_trip)
 TEST(replay_init_restores_state)
 {
     struct dumpb b;
-    const uint32_t regs[] = {GE_FB_PTR << 24 | 0x044000, GE_FB_WIDTH << 24 | 480, GE_Z_PTR << 24 | 0x088000,
-                             GE_MASK_ALPHA << 24 | 0x0000AB, GE_BASE << 24 | 0x070000};
+    const uint32_t regs[] = {(uint32_t)GE_FB_PTR << 24 | 0x044000, (uint32_t)GE_FB_WIDTH << 24 | 480, (uint32_t)GE_Z_PTR << 24 | 0x088000,
+                             (uint32_t)GE_MASK_ALPHA << 24 | 0x0000AB, (uint32_t)GE_BASE << 24 | 0x070000};
     dumpb_init(&b, 5);
     dumpb_init_record(&b, regs, 5);
     struct gt_render *r = replay(&b, 0, GT_OK);
-    CHECK_EQ_U(r->ge.st.reg[GE_FB_PTR], GE_FB_PTR << 24 | 0x044000u);
+    CHECK_EQ_U(r->ge.st.reg[GE_FB_PTR], (uint32_t)GE_FB_PTR << 24 | 0x044000u);
     CHECK_EQ_U(ge_fb_addr(&r->ge.st), 0x04044000u);
     CHECK_EQ_U(ge_fb_stride(&r->ge.st), 480);
     CHECK_EQ_U(ge_z_addr(&r->ge.st), 0x04088000u);
@@ -273,8 +273,8 @@ TEST(replay_init_older_matrix_form)
     dumpb_init_record(&b, NULL, 0);
     uint8_t *p = b.d.data + b.d.rec[0].offset;
     uint32_t w = 17 + 209; /* words of the saved register ranges */
-    const uint32_t tail_head[] = {GE_LOAD_CLUT << 24 | 2, GE_BONE_NUM << 24 | 0x24, GE_WORLD_NUM << 24 | 12,
-                                  GE_VIEW_NUM << 24 | 12, GE_PROJ_NUM << 24 | 16, GE_TGEN_NUM << 24 | 1};
+    const uint32_t tail_head[] = {(uint32_t)GE_LOAD_CLUT << 24 | 2, (uint32_t)GE_BONE_NUM << 24 | 0x24, (uint32_t)GE_WORLD_NUM << 24 | 12,
+                                  (uint32_t)GE_VIEW_NUM << 24 | 12, (uint32_t)GE_PROJ_NUM << 24 | 16, (uint32_t)GE_TGEN_NUM << 24 | 1};
     for (int i = 0; i < 6; i++, w++)
         for (int k = 0; k < 4; k++) p[4 * w + (uint32_t)k] = (uint8_t)(tail_head[i] >> (8 * k));
     for (uint32_t i = 0; i < 96 + 12 + 12 + 16 + 12; i++, w++) {
@@ -296,6 +296,6 @@ TEST(replay_init_older_matrix_form)
     CHECK_EQ_U(r->ge.st.bone_num, 0x24);
     CHECK_EQ_U(r->ge.st.proj_num, 0);   /* 16 & 0xF: the saved index field is 4 bits */
     CHECK_EQ_U(r->ge.st.tgen_num, 1);
-    CHECK_EQ_U(r->ge.st.reg[GE_LOAD_CLUT], GE_LOAD_CLUT << 24 | 2u);
+    CHECK_EQ_U(r->ge.st.reg[GE_LOAD_CLUT], (uint32_t)GE_LOAD_CLUT << 24 | 2u);
     done(r, &b);
 }
