@@ -299,3 +299,32 @@ TEST(replay_init_older_matrix_form)
     CHECK_EQ_U(r->ge.st.reg[GE_LOAD_CLUT], (uint32_t)GE_LOAD_CLUT << 24 | 2u);
     done(r, &b);
 }
+
+TEST(replay_arena_recycles_when_full)
+{
+    /* More texture data than RAM holds: the arena is recycled (all earlier
+     * drawing has run), and the latest texture is still right. */
+    struct dumpb b;
+    const uint32_t size = 1u << 20, n = (GT_REPLAY_ARENA_END - GT_REPLAY_ARENA_BASE) / (1u << 20) + 4;
+    uint8_t *tex = malloc(size);
+    CHECK(tex != NULL);
+    dumpb_init(&b, 6);
+    dumpb_init_record(&b, NULL, 0);
+    for (uint32_t i = 0; i < n; i++) {
+        memset(tex, (int)(i & 0xFF), size);
+        dumpb_add(&b, DUMP_TEXTURE0, tex, size, 0);
+        struct dl l;
+        dl_init(&l);
+        dl_cmd(&l, GE_TEX_FLUSH, 0);
+        dumpb_registers(&b, &l);
+        dl_free(&l);
+    }
+    struct gt_render *r = replay(&b, 0, GT_OK);
+    CHECK_EQ_U(r->stats.arena_resets, 1);
+    uint32_t a = (ge_reg(&r->ge.st, GE_TEX_ADDR0) & 0xFFFFF0) | ((ge_reg(&r->ge.st, GE_TEX_BUFW0) << 8) & 0x0F000000);
+    CHECK_EQ_U(mem_read8(&r->mem, a), (n - 1) & 0xFF);
+    CHECK_EQ_U(mem_read8(&r->mem, a + size - 1), (n - 1) & 0xFF);
+    CHECK_EQ_U(r->ge.stats.texflushes, n);
+    free(tex);
+    done(r, &b);
+}
