@@ -21,7 +21,6 @@ void ge_init(struct ge *ge, struct gt_mem *mem)
     ge->mem = mem;
     for (unsigned i = 0; i < 256; i++) ge->st.reg[i] = i << 24;
     ge->list.state = GE_LIST_IDLE;
-    ge->list.bbox_result = true;
 }
 
 void ge_list_start(struct ge *ge, uint32_t pc, uint32_t stall)
@@ -30,7 +29,6 @@ void ge_list_start(struct ge *ge, uint32_t pc, uint32_t stall)
     ge->list.state = GE_LIST_RUNNING;
     ge->list.pc = pc & GT_ADDR_MASK;
     ge->list.stall = stall & GT_ADDR_MASK;
-    ge->list.bbox_result = true;
 }
 
 void ge_list_set_stall(struct ge *ge, uint32_t stall)
@@ -169,8 +167,20 @@ uint32_t ge_index_size(uint32_t vtype)
 
 /* --- Kicks ------------------------------------------------------------- */
 
-/* PRIM, BEZIER, SPLINE: hand to the pipeline, then advance the vertex (or,
- * for indexed draws, the index) address past what the kick consumed. */
+/* Moves the vertex (or, for indexed kicks, the index) address past `count`
+ * vertices, as the GE does after a kick. */
+static void advance(struct ge *ge, uint32_t count)
+{
+    uint32_t vtype = ge_reg(&ge->st, GE_VTYPE);
+    uint32_t isz = ge_index_size(vtype);
+    if (isz)
+        ge->st.iaddr = (ge->st.iaddr + count * isz) & GT_ADDR_MASK;
+    else
+        ge->st.vaddr = (ge->st.vaddr + count * ge_vertex_size(vtype)) & GT_ADDR_MASK;
+}
+
+/* PRIM, BEZIER, SPLINE: hand to the pipeline, then advance the addresses
+ * past what the kick consumed. */
 int ge_h_draw(struct ge *ge, uint32_t w, struct gt_diag *d)
 {
     unsigned cmd = w >> 24;
@@ -179,22 +189,26 @@ int ge_h_draw(struct ge *ge, uint32_t w, struct gt_diag *d)
         int rc = ge->hooks.kick(ge->hooks.ctx, ge, w, d);
         if (rc < 0) return rc;
     }
-    uint32_t vtype = ge_reg(&ge->st, GE_VTYPE);
-    uint32_t isz = ge_index_size(vtype);
-    if (isz)
-        ge->st.iaddr = (ge->st.iaddr + count * isz) & GT_ADDR_MASK;
-    else
-        ge->st.vaddr = (ge->st.vaddr + count * ge_vertex_size(vtype)) & GT_ADDR_MASK;
+    advance(ge, count);
     ge->stats.draws++;
     if (ge->draw_limit && ge->stats.draws >= ge->draw_limit) ge->stopped = true;
     return GT_OK;
 }
 
+/* BBOX: the pipeline tests the count vertices and sets bbox_result (a count
+ * of 0 gives "not visible"); the addresses then advance like a draw's
+ * (PPSSPP's behaviour; unmeasured). */
 int ge_h_bbox(struct ge *ge, uint32_t w, struct gt_diag *d)
 {
+    uint32_t count = w & 0xFFFF;
     ge->stats.bboxes++;
-    ge->list.bbox_result = true;
-    return ge->hooks.kick ? ge->hooks.kick(ge->hooks.ctx, ge, w, d) : GT_OK;
+    ge->list.bbox_result = count != 0;
+    if (count && ge->hooks.kick) {
+        int rc = ge->hooks.kick(ge->hooks.ctx, ge, w, d);
+        if (rc < 0) return rc;
+    }
+    advance(ge, count);
+    return GT_OK;
 }
 
 int ge_h_texflush(struct ge *ge, uint32_t w, struct gt_diag *d)

@@ -28,7 +28,8 @@ struct ge_state {
 struct ge_hooks {
     void *ctx;
     /* A PRIM, BEZIER, SPLINE or BBOX word, with ge->st as it stands. For BBOX
-     * the hook sets ge->list.bbox_result (default: true, "may be visible"). */
+     * (count > 0) the hook sets ge->list.bbox_result (set to true before the
+     * call: "may be visible"). */
     int (*kick)(void *ctx, struct ge *ge, uint32_t word, struct gt_diag *d);
     /* All drawing issued so far must be in memory: called before the GE or
      * replay writes or reads memory that pending drawing may touch. */
@@ -47,7 +48,7 @@ struct ge_list {
     uint32_t prev_word;       /* the word executed before the current one (END looks at it) */
     int depth;                /* CALL nesting, at most GT_CALL_DEPTH */
     uint32_t ret_pc[GT_CALL_DEPTH], ret_offset[GT_CALL_DEPTH], ret_base[GT_CALL_DEPTH];
-    bool bbox_result;         /* last BBOX: true when the box may be visible */
+    bool bbox_result;         /* last BBOX: true when the box may be visible (false when a list starts) */
     uint32_t pending_signal;  /* SIGNAL behaviour that changes the next FINISH (pause, sync) */
 };
 

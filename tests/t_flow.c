@@ -157,9 +157,32 @@ TEST(flow_bjump_follows_bbox)
         CHECK_EQ_I(gh_run(&h, &l, &d), GT_OK);
         CHECK_EQ_S(gh_marks(&h), answer ? "1,2" : "2");
         CHECK_EQ_U(h.r.ge.stats.bboxes, 1);
+        CHECK_EQ_U(h.r.ge.st.vaddr, 0);  /* VTYPE 0 has no size: nothing to advance */
         dl_free(&l);
         gh_free(&h);
     }
+}
+
+TEST(flow_bbox_count_zero_and_start)
+{
+    /* A list starts with the BBOX result false, and BBOX with count 0
+     * answers "not visible" without asking the pipeline. */
+    struct gehelp h;
+    struct dl l;
+    struct gt_diag d = {0};
+    gh_init(&h);
+    start(&l);
+    dl_cmd(&l, GE_BJUMP, to(3));  /* 1: no BBOX yet: jumps */
+    dl_cmd(&l, GE_PRIM, 1);       /* 2 */
+    dl_cmd(&l, GE_BBOX, 0);       /* 3 */
+    dl_cmd(&l, GE_BJUMP, to(6));  /* 4: jumps */
+    dl_cmd(&l, GE_PRIM, 2);       /* 5 */
+    dl_cmd(&l, GE_PRIM, 3);       /* 6 */
+    dl_finish(&l);
+    CHECK_EQ_I(gh_run(&h, &l, &d), GT_OK);
+    CHECK_EQ_S(gh_marks(&h), "3");
+    dl_free(&l);
+    gh_free(&h);
 }
 
 TEST(flow_end_needs_finish)

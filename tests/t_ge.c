@@ -127,10 +127,11 @@ TEST(ge_addresses_advance_across_kicks)
     dl_cmd(&l, GE_IADDR, 0x300000);
     dl_cmd(&l, GE_PRIM, 4u << 16 | 5);
     dl_cmd(&l, GE_BEZIER, 4 | 4 << 8);            /* a 4x4 patch: 16 indices */
+    dl_cmd(&l, GE_BBOX, 8);                       /* a bounding box of 8 */
     dl_finish(&l);
     CHECK_EQ_I(gh_run(&h, &l, &d), GT_OK);
     CHECK_EQ_U(h.r.ge.st.vaddr, 0x08200000u);     /* indexed: vertices stay */
-    CHECK_EQ_U(h.r.ge.st.iaddr, 0x08300000u + (5 + 16) * 2);
+    CHECK_EQ_U(h.r.ge.st.iaddr, 0x08300000u + (5 + 16 + 8) * 2);
     dl_free(&l);
     gh_free(&h);
 }
