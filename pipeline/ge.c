@@ -121,14 +121,23 @@ int ge_h_origin(struct ge *ge, uint32_t w, struct gt_diag *d)
 /* --- Vertex formats ---------------------------------------------------- */
 
 /* Sizes of each component format: weights, texture coordinates, colors,
- * normals, positions (VTYPE fields); each component is aligned to its
- * element size and the vertex to its largest element. */
+ * normals, positions (VTYPE fields), laid out in that order; each component
+ * is aligned to its element size and one morph target to the largest element
+ * present. Color formats 1-3 (not colors) take no bytes; position format 0
+ * (no position) takes the 3 bytes of s8 (the draw itself is dropped later). */
 static const uint8_t weight_size[4] = {0, 1, 2, 4};
 static const uint8_t tc_size[4] = {0, 2, 4, 8}, tc_align[4] = {0, 1, 2, 4};
 static const uint8_t col_size[8] = {0, 0, 0, 0, 2, 2, 2, 4};
-static const uint8_t nrm_size[4] = {0, 3, 6, 12}, nrm_align[4] = {0, 1, 2, 4};
+static const uint8_t nrm_size[4] = {3, 3, 6, 12}, nrm_align[4] = {1, 1, 2, 4};
 
 static uint32_t align_up(uint32_t v, uint32_t a) { return a > 1 ? (v + a - 1) & ~(a - 1) : v; }
+
+/* Appends a component of `size` bytes aligned to `align`. */
+static void place(uint32_t *size, uint32_t *maxal, uint32_t csize, uint32_t align)
+{
+    *size = align_up(*size, align) + csize;
+    if (align > *maxal) *maxal = align;
+}
 
 uint32_t ge_vertex_size(uint32_t vtype)
 {
@@ -136,26 +145,11 @@ uint32_t ge_vertex_size(uint32_t vtype)
     unsigned pos = (vtype >> 7) & 3, wt = (vtype >> 9) & 3;
     unsigned nweights = ((vtype >> 14) & 7) + 1, nmorph = ((vtype >> 18) & 7) + 1;
     uint32_t size = 0, maxal = 1;
-    if (wt) {
-        size = weight_size[wt] * nweights;
-        maxal = weight_size[wt];
-    }
-    if (tc) {
-        size = align_up(size, tc_align[tc]) + tc_size[tc];
-        if (tc_align[tc] > maxal) maxal = tc_align[tc];
-    }
-    if (col) {
-        if (!col_size[col]) return 0; /* formats 1-3 are not colors */
-        size = align_up(size, col_size[col]) + col_size[col];
-        if (col_size[col] > maxal) maxal = col_size[col];
-    }
-    if (nrm) {
-        size = align_up(size, nrm_align[nrm]) + nrm_size[nrm];
-        if (nrm_align[nrm] > maxal) maxal = nrm_align[nrm];
-    }
-    if (!pos) return 0; /* every vertex has a position */
-    size = align_up(size, nrm_align[pos]) + nrm_size[pos];
-    if (nrm_align[pos] > maxal) maxal = nrm_align[pos];
+    if (wt) place(&size, &maxal, weight_size[wt] * nweights, weight_size[wt]);
+    if (tc) place(&size, &maxal, tc_size[tc], tc_align[tc]);
+    if (col_size[col]) place(&size, &maxal, col_size[col], col_size[col]);
+    if (nrm) place(&size, &maxal, nrm_size[nrm], nrm_align[nrm]);
+    place(&size, &maxal, nrm_size[pos], nrm_align[pos]);
     return align_up(size, maxal) * nmorph;
 }
 

@@ -84,8 +84,9 @@ TEST(ge_matrix_uploads)
 
 TEST(ge_vertex_sizes)
 {
-    /* Sizes worked out by hand from the component rules: each component
-     * aligned to its element size, the vertex to its largest element. */
+    /* Sizes worked out by hand from the component rules: order weights,
+     * texture coordinates, color, normal, position; each component aligned to
+     * its element size, the vertex to its largest element. */
     CHECK_EQ_U(ge_vertex_size(3u << 7), 12);                       /* float position */
     CHECK_EQ_U(ge_vertex_size(1u << 7), 3);                        /* s8 position */
     CHECK_EQ_U(ge_vertex_size(2u << 7), 6);                        /* s16 position */
@@ -94,8 +95,9 @@ TEST(ge_vertex_sizes)
     CHECK_EQ_U(ge_vertex_size(1u << 9 | 2u << 14 | 2u << 7), 10);  /* 3 u8 weights, s16 pos at 4 = 10 */
     CHECK_EQ_U(ge_vertex_size(3u << 9 | 1u << 5 | 3u << 7), 20);   /* float weight 4, s8 normal 3 at 4, float pos at 8 */
     CHECK_EQ_U(ge_vertex_size(2u << 7 | 1u << 18), 12);            /* 2 morph targets of 6 */
-    CHECK_EQ_U(ge_vertex_size(0), 0);                              /* no position: invalid */
-    CHECK_EQ_U(ge_vertex_size(1u << 2 | 3u << 7), 0);              /* color format 1: invalid */
+    CHECK_EQ_U(ge_vertex_size(0), 3);                              /* no position: sized like s8 */
+    CHECK_EQ_U(ge_vertex_size(1u << 2 | 3u << 7), 12);             /* color format 1: no bytes */
+    CHECK_EQ_U(ge_vertex_size(2u << 9 | 2u << 14 | 3u | 3u << 7), 28); /* 3 u16 weights 6, float uv at 8, pos at 16 */
     CHECK_EQ_U(ge_index_size(0), 0);
     CHECK_EQ_U(ge_index_size(1u << 11), 1);
     CHECK_EQ_U(ge_index_size(2u << 11), 2);
