@@ -1,0 +1,665 @@
+/* GE arithmetic: the number format, conversions, the adder, the multiplier,
+ * the fused row sum, matrices, the reciprocal tables, the lighting helpers
+ * and the curve lerp (GE-HARDWARE.md §1 to §4). Integer code only; see
+ * gemath.h for the format and the special-value policy. Every constant that
+ * GE-HARDWARE.md does not fix is a named "model choice" below. */
+#include "gemath.h"
+
+#include <string.h>
+
+/* The row sum has an AVX2 version, chosen at run time, on x86-64 (build
+ * with -DGEMATH_PORTABLE to leave it out). It computes exactly what the
+ * portable dot4_core computes; tests/gemath_xcheck.sh compares the two. */
+#if defined(__x86_64__) && !defined(GEMATH_PORTABLE)
+#define GEMATH_AVX2 1
+#include <immintrin.h>
+#endif
+
+/* ---- Internal helpers ---- */
+
+/* A bit pattern read through the special-value policy of gemath.h: low 8
+ * bits cut, exponent field 0 -> signed zero, 255 -> signed GEMATH_MAX. */
+static inline uint32_t canon(uint32_t x)
+{
+    uint32_t ef = (x >> 23) & 0xFFu;
+    if (ef == 0) return x & 0x80000000u;
+    if (ef == 255) return (x & 0x80000000u) | GEMATH_MAX;
+    return x & 0xFFFFFF00u;
+}
+
+/* Splits x (read as canon(x)) into sign (0/1), biased exponent e (1..254;
+ * 0 for zero) and 16-bit significand m (0x8000..0xFFFF; 0 for zero):
+ * x = (-1)^s * m * 2^(e - 142). */
+static inline void unpack(gefloat x, uint32_t *s, int32_t *e, uint32_t *m)
+{
+    uint32_t ef = (x >> 23) & 0xFFu;
+    *s = x >> 31;
+    if (ef == 255) {
+        *e = 254;
+        *m = 0xFFFFu;
+        return;
+    }
+    *e = (int32_t)ef;
+    *m = ef ? ((x >> 8) & 0x7FFFu) | 0x8000u : 0;
+}
+
+/* True when x's exponent field is 255 (IEEE infinity or NaN): the hot
+ * operations test this once and canonicalise only then. */
+static inline int is_exp255(uint32_t x)
+{
+    return (x & 0x7F800000u) == 0x7F800000u;
+}
+
+/* The 16-bit significand of x with the hidden bit, 0 for a zero or
+ * denormal; x must not have exponent field 255. */
+static inline uint32_t sig16(uint32_t x)
+{
+    uint32_t m = ((x >> 8) & 0x7FFFu) | 0x8000u;
+    return (x & 0x7F800000u) ? m : 0;
+}
+
+/* Packs (-1)^s * m * 2^(e - 142), m in [2^15, 2^16), applying the range
+ * policy: e <= 0 gives a signed zero, e >= 255 saturates to GEMATH_MAX. */
+static inline gefloat pack(uint32_t s, int32_t e, uint32_t m)
+{
+    if ((uint32_t)(e - 1) < 254u) return (s << 31) | ((uint32_t)e << 23) | ((m & 0x7FFFu) << 8);
+    return e <= 0 ? s << 31 : (s << 31) | GEMATH_MAX;
+}
+
+/* Packs (-1)^s * mag * 2^(e16 - 142) for any mag > 0, truncating mag toward
+ * zero to 16 significant bits (e16 is the biased exponent mag would have if
+ * it had exactly 16 bits). */
+static inline gefloat pack_norm(uint32_t s, uint32_t mag, int32_t e16)
+{
+    int n = __builtin_clz(mag);
+    /* Top bit to bit 31, then keep 16 bits: no branch on the length. */
+    return pack(s, e16 + 16 - n, (mag << n) >> 16);
+}
+
+/* Packs a nonzero signed multiple of 2^(e16 - 142) (see pack_norm). */
+static inline gefloat pack_signed(int32_t v, int32_t e16)
+{
+    uint32_t u = (uint32_t)v, neg = u >> 31, mask = 0u - neg;
+    return pack_norm(neg, (u ^ mask) - mask, e16);
+}
+
+/* m with the sign neg (0 or 1) applied, as a signed integer (m < 2^31). */
+static inline int32_t with_sign(uint32_t m, uint32_t neg)
+{
+    return (int32_t)((m ^ (0u - neg)) + neg);
+}
+
+gefloat gemath_trunc(uint32_t ieee_bits)
+{
+    return canon(ieee_bits);
+}
+
+gefloat gemath_from_word(uint32_t word)
+{
+    return canon(word << 8);
+}
+
+gefloat gemath_from_f32bits(uint32_t bits)
+{
+    return canon(bits);
+}
+
+gefloat gemath_from_fixed(int32_t v, unsigned frac_bits)
+{
+    if (v == 0) return GEMATH_ZERO;
+    if (frac_bits > 63) frac_bits = 63;
+    uint32_t sign = v < 0;
+    /* |v| without overflow for INT32_MIN. */
+    uint32_t mag = sign ? 0u - (uint32_t)v : (uint32_t)v;
+    /* mag has bit length L, so mag = m * 2^(L-16) before truncation and the
+     * value's biased exponent is 127 + (L - 1) - frac_bits. */
+    return pack_norm(sign, mag, 142 - (int32_t)frac_bits);
+}
+
+gefloat gemath_from_s8(int8_t v)
+{
+    return gemath_from_fixed(v, 7);
+}
+
+gefloat gemath_from_s16(int16_t v)
+{
+    return gemath_from_fixed(v, 15);
+}
+
+gefloat gemath_from_u8(uint8_t v)
+{
+    return gemath_from_fixed(v, 7);
+}
+
+gefloat gemath_from_u16(uint16_t v)
+{
+    return gemath_from_fixed(v, 15);
+}
+
+gefloat gemath_from_int(int32_t v)
+{
+    return gemath_from_fixed(v, 0);
+}
+
+int32_t gemath_to_fixed(gefloat x, unsigned frac_bits)
+{
+    uint32_t s, m;
+    int32_t e;
+    unpack(x, &s, &e, &m);
+    if (m == 0) return 0;
+    if (frac_bits > 63) frac_bits = 63;
+    /* x * 2^frac_bits = m * 2^sh. */
+    int32_t sh = e - 142 + (int32_t)frac_bits;
+    uint32_t mag;
+    if (sh >= 16) return s ? INT32_MIN : INT32_MAX; /* m * 2^16 >= 2^31 */
+    if (sh >= 0)
+        mag = m << sh; /* < 2^31 */
+    else
+        mag = sh > -32 ? m >> -sh : 0;
+    return s ? -(int32_t)mag : (int32_t)mag;
+}
+
+float gemath_to_float(gefloat x)
+{
+    float f;
+    memcpy(&f, &x, sizeof f);
+    return f;
+}
+
+gefloat gemath_from_float(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return canon(u);
+}
+
+gefloat gemath_neg(gefloat x)
+{
+    return canon(x) ^ 0x80000000u;
+}
+
+gefloat gemath_abs(gefloat x)
+{
+    return canon(x) & 0x7FFFFFFFu;
+}
+
+int gemath_cmp(gefloat a, gefloat b)
+{
+    /* Canonical magnitudes order like their bit patterns. */
+    uint32_t ca = canon(a), cb = canon(b);
+    int64_t ka = ca >> 31 ? -(int64_t)(ca & 0x7FFFFFFFu) : (int64_t)ca;
+    int64_t kb = cb >> 31 ? -(int64_t)(cb & 0x7FFFFFFFu) : (int64_t)cb;
+    return (ka > kb) - (ka < kb);
+}
+
+gefloat gemath_mul(gefloat a, gefloat b)
+{
+    if (is_exp255(a) | is_exp255(b)) {
+        a = canon(a);
+        b = canon(b);
+    }
+    uint32_t sign = (a ^ b) >> 31;
+    uint32_t p = sig16(a) * sig16(b); /* exact: 2^30 <= p < 2^32, or 0 */
+    if (p == 0) return sign << 31;
+    uint32_t hi = p >> 31;
+    int32_t e = (int32_t)((a >> 23) & 0xFFu) + (int32_t)((b >> 23) & 0xFFu);
+    /* p * 2^(e-284); its top 16 bits are p >> (15 + hi). */
+    return pack(sign, e - 127 + (int32_t)hi, p >> (15 + hi));
+}
+
+gefloat gemath_add(gefloat a, gefloat b)
+{
+    if (is_exp255(a) | is_exp255(b)) {
+        a = canon(a);
+        b = canon(b);
+    }
+    int32_t ea = (int32_t)((a >> 23) & 0xFFu), eb = (int32_t)((b >> 23) & 0xFFu);
+    /* §1: no guard bits. The larger magnitude has the larger (or equal)
+     * exponent e; both operands are truncated to its ulp 2^(e-142). */
+    int32_t e = ea > eb ? ea : eb;
+    uint32_t da = (uint32_t)(e - ea), db = (uint32_t)(e - eb);
+    da = da < 31 ? da : 31; /* a 16-bit significand shifted by >= 16 is 0 */
+    db = db < 31 ? db : 31;
+    int32_t s = with_sign(sig16(a) >> da, a >> 31) + with_sign(sig16(b) >> db, b >> 31);
+    if (s == 0) return GEMATH_ZERO;
+    return pack_signed(s, e);
+}
+
+gefloat gemath_sub(gefloat a, gefloat b)
+{
+    return gemath_add(a, b ^ 0x80000000u);
+}
+
+/* The row sum on operands without exponent field 255. */
+static inline gefloat dot4_core(const gefloat a[4], const gefloat b[4])
+{
+    /* §1: one fused sum. Product i is p[i] * 2^(x[i] - 284) with
+     * x[i] = ea + eb, and lies in the binade whose ulp (in the format) is
+     * 2^(key[i] - 269), key[i] = x[i] + (p[i] >> 31). */
+    uint32_t p[4], neg[4];
+    int32_t x[4], key[4];
+    for (int i = 0; i < 4; i++) {
+        p[i] = sig16(a[i]) * sig16(b[i]);
+        neg[i] = (a[i] ^ b[i]) >> 31;
+        x[i] = (int32_t)((a[i] >> 23) & 0xFFu) + (int32_t)((b[i] >> 23) & 0xFFu);
+        /* A zero product never counts as the largest. */
+        key[i] = p[i] ? x[i] + (int32_t)(p[i] >> 31) : -1024;
+    }
+    int32_t k01 = key[0] > key[1] ? key[0] : key[1];
+    int32_t k23 = key[2] > key[3] ? key[2] : key[3];
+    int32_t kmax = k01 > k23 ? k01 : k23;
+    /* Each product truncated toward zero to the ulp 2^(kmax - 269) of the
+     * largest: p[i] >> (kmax + 15 - x[i]); at most 16 bits each. A shift of
+     * 32 or more (clamped to 63) leaves 0; zero products give 0 anyway. */
+    int32_t sum = 0;
+    for (int i = 0; i < 4; i++) {
+        uint32_t sh = (uint32_t)(kmax + 15 - x[i]);
+        sh = sh < 63 ? sh : 63;
+        sum += with_sign((uint32_t)((uint64_t)p[i] >> sh), neg[i]);
+    }
+    if (sum == 0) return GEMATH_ZERO;
+    /* sum is in units of 2^(kmax - 269); a 16-bit sum has biased exponent kmax - 127. */
+    return pack_signed(sum, kmax - 127);
+}
+
+/* The row sum when some operand has exponent field 255 (rare): on
+ * canonicalised copies. */
+static gefloat dot4_special(const gefloat a[4], const gefloat b[4])
+{
+    gefloat ca[4], cb[4];
+    for (int i = 0; i < 4; i++) {
+        ca[i] = canon(a[i]);
+        cb[i] = canon(b[i]);
+    }
+    return dot4_core(ca, cb);
+}
+
+#ifdef GEMATH_AVX2
+/* Set once at start-up (tables_init) when the CPU has AVX2. */
+static int have_avx2;
+
+/* canon() of the lanes whose exponent field is 255: +-GEMATH_MAX. */
+__attribute__((target("avx2"))) static inline __m128i canon255_avx2(__m128i v, __m128i is255)
+{
+    __m128i max = _mm_or_si128(_mm_and_si128(v, _mm_set1_epi32((int)0x80000000u)),
+                               _mm_set1_epi32((int)GEMATH_MAX));
+    return _mm_blendv_epi8(v, max, is255);
+}
+
+/* dot4_core with the four terms in the lanes of one vector: the same
+ * integers, step by step (vpsrlvd gives 0 for shifts of 32 or more, as the
+ * clamped 64-bit shift does). */
+__attribute__((target("avx2"))) static inline gefloat row_sum_avx2(__m128i va, __m128i vb)
+{
+    const __m128i expmask = _mm_set1_epi32(0x7F800000), zero = _mm_setzero_si128();
+    __m128i ea = _mm_and_si128(va, expmask), eb = _mm_and_si128(vb, expmask);
+    __m128i a255 = _mm_cmpeq_epi32(ea, expmask), b255 = _mm_cmpeq_epi32(eb, expmask);
+    __m128i special = _mm_or_si128(a255, b255);
+    if (!_mm_testz_si128(special, special)) { /* rare */
+        va = canon255_avx2(va, a255);
+        vb = canon255_avx2(vb, b255);
+        ea = _mm_and_si128(va, expmask);
+        eb = _mm_and_si128(vb, expmask);
+    }
+    /* Lanes with a zero factor: product 0, key 0 (real keys are >= 2). */
+    __m128i dead = _mm_or_si128(_mm_cmpeq_epi32(ea, zero), _mm_cmpeq_epi32(eb, zero));
+    __m128i x = _mm_srli_epi32(_mm_add_epi32(ea, eb), 23);
+    const __m128i low15 = _mm_set1_epi32(0x7FFF), hidden = _mm_set1_epi32(0x8000);
+    __m128i ma = _mm_or_si128(_mm_and_si128(_mm_srli_epi32(va, 8), low15), hidden);
+    __m128i mb = _mm_or_si128(_mm_and_si128(_mm_srli_epi32(vb, 8), low15), hidden);
+    __m128i p = _mm_andnot_si128(dead, _mm_mullo_epi32(ma, mb));
+    __m128i key = _mm_andnot_si128(dead, _mm_add_epi32(x, _mm_srli_epi32(p, 31)));
+    __m128i kmax = _mm_max_epi32(key, _mm_shuffle_epi32(key, 0x4E));
+    kmax = _mm_max_epi32(kmax, _mm_shuffle_epi32(kmax, 0xB1));
+    __m128i sh = _mm_sub_epi32(_mm_add_epi32(kmax, _mm_set1_epi32(15)), x);
+    __m128i t = _mm_srlv_epi32(p, sh);
+    __m128i neg = _mm_srai_epi32(_mm_xor_si128(va, vb), 31);
+    t = _mm_sub_epi32(_mm_xor_si128(t, neg), neg);
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4E));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xB1));
+    int32_t sum = _mm_cvtsi128_si32(t);
+    if (sum == 0) return GEMATH_ZERO;
+    return pack_signed(sum, _mm_cvtsi128_si32(kmax) - 127);
+}
+
+__attribute__((target("avx2"))) static gefloat dot4_avx2(const gefloat a[4], const gefloat b[4])
+{
+    return row_sum_avx2(_mm_loadu_si128((const __m128i *)(const void *)a),
+                        _mm_loadu_si128((const __m128i *)(const void *)b));
+}
+
+/* out[r] = row r of the column-major matrix m (`rows` values per column,
+ * 4 columns) times v. The row's elements are loaded one by one. */
+__attribute__((target("avx2"))) static void mat_apply_avx2(const gefloat *m, int rows,
+                                                           const gefloat v[4], gefloat *out)
+{
+    __m128i vb = _mm_loadu_si128((const __m128i *)(const void *)v);
+    for (int r = 0; r < rows; r++) {
+        const gefloat *c = m + r;
+        __m128i va = _mm_set_epi32((int)c[3 * rows], (int)c[2 * rows], (int)c[rows], (int)c[0]);
+        out[r] = row_sum_avx2(va, vb);
+    }
+}
+#endif
+
+gefloat gemath_dot4(const gefloat a[4], const gefloat b[4])
+{
+#ifdef GEMATH_AVX2
+    if (have_avx2) return dot4_avx2(a, b);
+#endif
+    if (is_exp255(a[0]) | is_exp255(a[1]) | is_exp255(a[2]) | is_exp255(a[3]) |
+        is_exp255(b[0]) | is_exp255(b[1]) | is_exp255(b[2]) | is_exp255(b[3]))
+        return dot4_special(a, b);
+    return dot4_core(a, b);
+}
+
+gefloat gemath_dot3(const gefloat a[3], const gefloat b[3])
+{
+    const gefloat a4[4] = {a[0], a[1], a[2], GEMATH_ZERO};
+    const gefloat b4[4] = {b[0], b[1], b[2], GEMATH_ZERO};
+    return gemath_dot4(a4, b4);
+}
+
+void gemath_mat43_apply(const gefloat m[12], const gefloat v[4], gefloat out[3])
+{
+#ifdef GEMATH_AVX2
+    if (have_avx2) {
+        mat_apply_avx2(m, 3, v, out);
+        return;
+    }
+#endif
+    for (int r = 0; r < 3; r++) {
+        const gefloat row[4] = {m[r], m[3 + r], m[6 + r], m[9 + r]};
+        out[r] = gemath_dot4(row, v);
+    }
+}
+
+void gemath_mat44_apply(const gefloat m[16], const gefloat v[4], gefloat out[4])
+{
+#ifdef GEMATH_AVX2
+    if (have_avx2) {
+        mat_apply_avx2(m, 4, v, out);
+        return;
+    }
+#endif
+    for (int r = 0; r < 4; r++) {
+        const gefloat row[4] = {m[r], m[4 + r], m[8 + r], m[12 + r]};
+        out[r] = gemath_dot4(row, v);
+    }
+}
+
+void gemath_mat43_mul_mat43(const gefloat first[12], const gefloat second[12], gefloat out[12])
+{
+    /* Column c of the product is second applied to column c of first, whose
+     * w is 0 for the axes and 1 for the translation. */
+    for (int c = 0; c < 4; c++) {
+        const gefloat col[4] = {first[3 * c], first[3 * c + 1], first[3 * c + 2],
+                                c == 3 ? GEMATH_ONE : GEMATH_ZERO};
+        gemath_mat43_apply(second, col, out + 3 * c);
+    }
+}
+
+void gemath_mat44_mul_mat43(const gefloat proj[16], const gefloat m[12], gefloat out[16])
+{
+    for (int c = 0; c < 4; c++) {
+        const gefloat col[4] = {m[3 * c], m[3 * c + 1], m[3 * c + 2],
+                                c == 3 ? GEMATH_ONE : GEMATH_ZERO};
+        gemath_mat44_apply(proj, col, out + 4 * c);
+    }
+}
+
+/* floor(d / 256) for -2^25 <= d < 2^25, without relying on how the compiler
+ * shifts negative numbers. */
+static int32_t floor_div256(int32_t d)
+{
+    return (int32_t)(((uint32_t)d + (1u << 25)) >> 8) - (1 << 17);
+}
+
+gefloat gemath_lerp(gefloat a, gefloat b, unsigned k)
+{
+    /* §4: the end points pass through untouched. */
+    if (k == 0) return canon(a);
+    if (k >= 256) return canon(b);
+    if (is_exp255(a) | is_exp255(b)) {
+        a = canon(a);
+        b = canon(b);
+    }
+    int32_t ea = (int32_t)((a >> 23) & 0xFFu), eb = (int32_t)((b >> 23) & 0xFFu);
+    /* Block floating point at the larger exponent e: 16-bit integers in
+     * units of 2^(e-142), truncated toward zero. */
+    int32_t e = ea > eb ? ea : eb;
+    uint32_t da = (uint32_t)(e - ea), db = (uint32_t)(e - eb);
+    da = da < 31 ? da : 31;
+    db = db < 31 ? db : 31;
+    int32_t A = with_sign(sig16(a) >> da, a >> 31);
+    int32_t B = with_sign(sig16(b) >> db, b >> 31);
+    /* |B - A| < 2^17 and k < 256, so the product fits comfortably. */
+    int32_t r = A + floor_div256((B - A) * (int32_t)k);
+    if (r == 0) return GEMATH_ZERO;
+    /* |r| <= max(|A|, |B|) < 2^16: converting back never truncates. */
+    return pack_signed(r, e);
+}
+
+/* ---- The 128-segment tables: reciprocal and reciprocal square root (§1) ----
+ *
+ * §1 fixes the structure (128 linear segments, linear not quadratic) but not
+ * the constants. Model choice, not measured: each table covers one octave of
+ * the significand m in [2^15, 2^16); segment i = bits 14..8 of m starts at
+ * m_i = 2^15 + 256 i, and the value at position j = m & 255 is
+ *     floor((K_i * 256 - (K_i - K_{i+1}) * j) / 2^(SEG_FRAC_BITS + 8)),
+ * the chord between knots K_i and K_{i+1}, where a knot is the exact function
+ * at m_i with SEG_FRAC_BITS extra fraction bits, truncated. So the table is
+ * exact (truncated) at every segment start, monotonic, and within one output
+ * unit of the exact function everywhere (with 0 extra bits the truncated
+ * knots would put it up to 2 units low). The reciprocal square root, whose
+ * significand range is two octaves ([1, 4) over the exponent's parity), has
+ * one such 128-segment table per parity: a single 128-segment table over
+ * [1, 4) (64 segments per octave) would be up to 1.5 units off. The knot
+ * functions below are the one place to change when a measurement says
+ * otherwise. */
+#define SEG_FRAC_BITS 16
+#define SEG_COUNT 128
+
+/* One 128-segment table: start[i] = K_i * 256, step[i] = K_i - K_{i+1}. */
+struct seg_table {
+    uint64_t start[SEG_COUNT];
+    uint64_t step[SEG_COUNT];
+};
+
+static struct seg_table recip_tab, rsqrt_even_tab, rsqrt_odd_tab;
+
+/* Reciprocal knot: 2^31 / m with SEG_FRAC_BITS fraction bits, truncated
+ * (2^31 / m in (2^15, 2^16] is the output significand of 1/m). */
+static uint64_t recip_knot(uint32_t m)
+{
+    return (1ull << (31 + SEG_FRAC_BITS)) / m;
+}
+
+__extension__ typedef unsigned __int128 u128;
+
+/* floor(sqrt(num / m)) for num < 2^80: the largest r with r^2 * m <= num. */
+static uint64_t isqrt_ratio(u128 num, uint32_t m)
+{
+    uint64_t r = 0;
+    for (int bit = 39; bit >= 0; bit--) {
+        uint64_t c = r | (1ull << bit);
+        if ((u128)c * c * m <= num) r = c;
+    }
+    return r;
+}
+
+/* Reciprocal square root knots, output significand in units of 2^-16 with
+ * SEG_FRAC_BITS fraction bits, truncated: even exponents need
+ * 2^16 * (m / 2^15)^-1/2, odd ones 2^16 * (2m / 2^15)^-1/2. */
+static uint64_t rsqrt_even_knot(uint32_t m)
+{
+    return isqrt_ratio((u128)1 << (2 * SEG_FRAC_BITS + 47), m);
+}
+
+static uint64_t rsqrt_odd_knot(uint32_t m)
+{
+    return isqrt_ratio((u128)1 << (2 * SEG_FRAC_BITS + 46), m);
+}
+
+/* Fills a table from its knot function. */
+static void seg_fill(struct seg_table *t, uint64_t (*knot)(uint32_t))
+{
+    uint64_t k = knot(32768u);
+    for (uint32_t i = 0; i < SEG_COUNT; i++) {
+        uint64_t next = knot(32768u + 256u * (i + 1));
+        t->start[i] = k * 256;
+        t->step[i] = k - next;
+        k = next;
+    }
+}
+
+/* The table's value for significand m (0x8000..0xFFFF). */
+static inline uint32_t seg_eval(const struct seg_table *t, uint32_t m)
+{
+    uint32_t i = (m >> 8) & (SEG_COUNT - 1), j = m & 255u;
+    return (uint32_t)((t->start[i] - t->step[i] * j) >> (SEG_FRAC_BITS + 8));
+}
+
+gefloat gemath_recip(gefloat x)
+{
+    uint32_t s, m;
+    int32_t e;
+    unpack(x, &s, &e, &m);
+    if (m == 0) return (s << 31) | GEMATH_MAX;
+    /* 1/x = (2^31 / m) * 2^(111 - e): a 16-bit significand has biased
+     * exponent 253 - e (the table gives 2^16 only at m = 2^15). */
+    return pack_norm(s, seg_eval(&recip_tab, m), 253 - e);
+}
+
+gefloat gemath_rsqrt(gefloat x)
+{
+    uint32_t s, m;
+    int32_t e;
+    unpack(x, &s, &e, &m);
+    if (m == 0) return GEMATH_MAX;
+    /* |x| = f * 2^u with f = m / 2^15 and u = e - 127. For even u,
+     * rsqrt = f^-1/2 * 2^-(u/2); for odd u, (2f)^-1/2 * 2^-((u-1)/2). */
+    int32_t u = e - 127;
+    int32_t odd = (int32_t)(~(uint32_t)e & 1u); /* u odd <=> e even */
+    int32_t half = (u - odd) / 2;
+    uint32_t v = seg_eval(odd ? &rsqrt_odd_tab : &rsqrt_even_tab, m);
+    /* v * 2^(-16 - half): biased exponent 126 - half for 16-bit v. */
+    return pack_norm(0, v, 126 - half);
+}
+
+/* ---- The triangle-area reciprocal (§2) ----
+ *
+ * 256 segments of 256 indices. §2 fixes the knots of segments 1..255: the
+ * exact reciprocal at the segment start, rounded down to a multiple of 16.
+ * Model choices, not measured:
+ *  - the exact function is 2^GEMATH_AREA_RECIP_LOG2 / index (gemath.h), 35 so
+ *    that the knots of the upper half (normalised 16-bit indices) keep 16
+ *    significant bits above their 4 zero bits;
+ *  - within a segment the value is the chord to the next knot, truncated:
+ *    floor((K_s * 256 - (K_s - K_{s+1}) * j) / 256); K_256 = 2^N / 65536;
+ *  - the first segment (area_first_segment): index 0 gives 2^N (as index 1
+ *    does), indices 1..255 give the exact reciprocal floor(2^N / index). */
+#define AREA_KNOT_GRAIN 16 /* §2: knots are multiples of 16 */
+
+static uint64_t area_start[256], area_step[256], area_first[256];
+
+/* Knot s (1..256): the exact reciprocal at index 256 s, rounded down to a
+ * multiple of AREA_KNOT_GRAIN. */
+static uint64_t area_knot(uint32_t s)
+{
+    uint64_t exact = (1ull << GEMATH_AREA_RECIP_LOG2) / (256u * s);
+    return exact / AREA_KNOT_GRAIN * AREA_KNOT_GRAIN;
+}
+
+/* Segment 0, index n (model choice, see above). */
+static uint64_t area_first_segment(uint32_t n)
+{
+    return (1ull << GEMATH_AREA_RECIP_LOG2) / (n ? n : 1u);
+}
+
+uint64_t gemath_area_recip(uint16_t index)
+{
+    uint32_t s = index >> 8, j = index & 255u;
+    if (s == 0) return area_first[j];
+    return (area_start[s] - area_step[s] * j) >> 8;
+}
+
+uint64_t gemath_area_recip32(uint32_t area, unsigned *shift)
+{
+    unsigned sh = 0;
+    if (area >> 16) sh = 16u - (unsigned)__builtin_clz(area);
+    *shift = sh;
+    return gemath_area_recip((uint16_t)(area >> sh));
+}
+
+/* Builds all tables once, before main() (they are pure functions of the
+ * model constants above, so no locking is ever needed), and picks the row
+ * sum's implementation. */
+__attribute__((constructor)) static void tables_init(void)
+{
+#ifdef GEMATH_AVX2
+    __builtin_cpu_init();
+    have_avx2 = __builtin_cpu_supports("avx2");
+#endif
+    seg_fill(&recip_tab, recip_knot);
+    seg_fill(&rsqrt_even_tab, rsqrt_even_knot);
+    seg_fill(&rsqrt_odd_tab, rsqrt_odd_knot);
+    area_start[0] = area_step[0] = 0;
+    for (uint32_t s = 1; s < 256; s++) {
+        uint64_t k = area_knot(s), next = area_knot(s + 1);
+        area_start[s] = k * 256;
+        area_step[s] = k - next;
+    }
+    for (uint32_t n = 0; n < 256; n++) area_first[n] = area_first_segment(n);
+}
+
+/* ---- Lighting (§3) ---- */
+
+int32_t gemath_mitchell_log2(gefloat x)
+{
+    uint32_t s, m;
+    int32_t e;
+    unpack(x, &s, &e, &m);
+    if (m == 0 || s) return GEMATH_LOG2_NONPOS;
+    /* x = 2^(e-127) * (1 + f), f = (m - 2^15) / 2^15: e - 127 + f in Q15. */
+    return (e - 127) * (1 << GEMATH_LOG2_FRAC_BITS) + (int32_t)(m & 0x7FFFu);
+}
+
+gefloat gemath_mitchell_exp2(int32_t y)
+{
+    uint32_t f = (uint32_t)y & 0x7FFFu;               /* fraction, >= 0 */
+    int64_t i = ((int64_t)y - f) / (1 << GEMATH_LOG2_FRAC_BITS); /* floor(y) */
+    int64_t e = i + 127;
+    if (e <= 0) return GEMATH_ZERO;
+    if (e >= 255) return GEMATH_MAX;
+    /* 2^i * (1 + f): the fraction is exactly the 15 stored mantissa bits. */
+    return ((uint32_t)e << 23) | (f << 8);
+}
+
+gefloat gemath_spec_pow(gefloat base, gefloat exponent)
+{
+    uint32_t sp, mp;
+    int32_t ep;
+    unpack(exponent, &sp, &ep, &mp);
+    /* §3: the exponent cut to GEMATH_SPEC_EXP_MANT_BITS stored bits. */
+    mp &= ~((1u << (15 - GEMATH_SPEC_EXP_MANT_BITS)) - 1u);
+    if (mp == 0) return GEMATH_ONE;
+    int32_t l = gemath_mitchell_log2(base);
+    if (l == GEMATH_LOG2_NONPOS) return GEMATH_ZERO;
+    /* y = l * (+-mp * 2^(ep - 142)) in Q15, truncated toward zero. |l| < 2^23
+     * and mp < 2^16, so |l * mp| < 2^39. |y| >= 2^30 (|y| >= 32768) is
+     * clamped: exp2 saturates or underflows long before. */
+    uint32_t neg = (uint32_t)(l < 0) ^ sp;
+    uint64_t mag = (uint64_t)(l < 0 ? -(int64_t)l : l) * mp;
+    int32_t sh = ep - 142;
+    const uint64_t clamp = 1ull << 30;
+    if (mag == 0)
+        return GEMATH_ONE; /* base 1.0: log2 is 0 */
+    if (sh >= 0)
+        mag = sh >= 24 ? clamp : mag << sh;
+    else
+        mag = sh > -64 ? mag >> -sh : 0;
+    if (mag > clamp) mag = clamp;
+    int32_t y = neg ? -(int32_t)mag : (int32_t)mag;
+    return gemath_mitchell_exp2(y);
+}
