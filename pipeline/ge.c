@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ge_internal.h"
+#include "vdecode.h"
 
 /* SIGNAL behaviours (the high byte of a SIGNAL word's data), acted on at the
  * END that follows. */
@@ -120,37 +121,12 @@ int ge_h_origin(struct ge *ge, uint32_t w, struct gt_diag *d)
 
 /* --- Vertex formats ---------------------------------------------------- */
 
-/* Sizes of each component format: weights, texture coordinates, colors,
- * normals, positions (VTYPE fields), laid out in that order; each component
- * is aligned to its element size and one morph target to the largest element
- * present. Color formats 1-3 (not colors) take no bytes; position format 0
- * (no position) takes the 3 bytes of s8 (the draw itself is dropped later). */
-static const uint8_t weight_size[4] = {0, 1, 2, 4};
-static const uint8_t tc_size[4] = {0, 2, 4, 8}, tc_align[4] = {0, 1, 2, 4};
-static const uint8_t col_size[8] = {0, 0, 0, 0, 2, 2, 2, 4};
-static const uint8_t nrm_size[4] = {3, 3, 6, 12}, nrm_align[4] = {1, 1, 2, 4};
-
-static uint32_t align_up(uint32_t v, uint32_t a) { return a > 1 ? (v + a - 1) & ~(a - 1) : v; }
-
-/* Appends a component of `size` bytes aligned to `align`. */
-static void place(uint32_t *size, uint32_t *maxal, uint32_t csize, uint32_t align)
-{
-    *size = align_up(*size, align) + csize;
-    if (align > *maxal) *maxal = align;
-}
-
+/* Bytes per vertex, from the component layout (vdec_layout in vdecode.c). */
 uint32_t ge_vertex_size(uint32_t vtype)
 {
-    unsigned tc = vtype & 3, col = (vtype >> 2) & 7, nrm = (vtype >> 5) & 3;
-    unsigned pos = (vtype >> 7) & 3, wt = (vtype >> 9) & 3;
-    unsigned nweights = ((vtype >> 14) & 7) + 1, nmorph = ((vtype >> 18) & 7) + 1;
-    uint32_t size = 0, maxal = 1;
-    if (wt) place(&size, &maxal, weight_size[wt] * nweights, weight_size[wt]);
-    if (tc) place(&size, &maxal, tc_size[tc], tc_align[tc]);
-    if (col_size[col]) place(&size, &maxal, col_size[col], col_size[col]);
-    if (nrm) place(&size, &maxal, nrm_size[nrm], nrm_align[nrm]);
-    place(&size, &maxal, nrm_size[pos], nrm_align[pos]);
-    return align_up(size, maxal) * nmorph;
+    struct gt_vlayout lay;
+    vdec_layout(vtype, &lay);
+    return lay.stride;
 }
 
 uint32_t ge_index_size(uint32_t vtype)

@@ -1,0 +1,238 @@
+/* Vertex decoding (see vdecode.h). */
+#include "vdecode.h"
+
+#include <string.h>
+
+static const uint8_t weight_size[4] = {0, 1, 2, 4};
+static const uint8_t tc_size[4] = {0, 2, 4, 8}, tc_align[4] = {0, 1, 2, 4};
+static const uint8_t col_size[8] = {0, 0, 0, 0, 2, 2, 2, 4};
+/* Normals and positions share sizes; position format 0 takes s8's 3 bytes. */
+static const uint8_t vec_size[4] = {3, 3, 6, 12}, vec_align[4] = {1, 1, 2, 4};
+
+static uint32_t align_up(uint32_t v, uint32_t a) { return a > 1 ? (v + a - 1) & ~(a - 1) : v; }
+
+/* Appends a component of csize bytes aligned to `align`; returns its offset. */
+static uint32_t place(struct gt_vlayout *lay, uint32_t *size, uint32_t csize, uint32_t align)
+{
+    uint32_t off = align_up(*size, align);
+    *size = off + csize;
+    if (align > lay->align) lay->align = align;
+    return off;
+}
+
+/* Order: weights, texture coordinates, color, normal, position; each aligned
+ * to its element size, a morph target to the largest. Color formats 1-3 (not
+ * colors) take no bytes. */
+void vdec_layout(uint32_t vtype, struct gt_vlayout *lay)
+{
+    unsigned tc = vtype & 3, col = (vtype >> 2) & 7, nrm = (vtype >> 5) & 3;
+    unsigned pos = (vtype >> 7) & 3, wt = (vtype >> 9) & 3;
+    unsigned nweights = ((vtype >> 14) & 7) + 1, nmorph = ((vtype >> 18) & 7) + 1;
+    uint32_t size = 0;
+    memset(lay, 0, sizeof *lay);
+    lay->align = 1;
+    if (wt) place(lay, &size, weight_size[wt] * nweights, weight_size[wt]);
+    if (tc) lay->off_tc = place(lay, &size, tc_size[tc], tc_align[tc]);
+    if (col_size[col]) lay->off_col = place(lay, &size, col_size[col], col_size[col]);
+    if (nrm) lay->off_nrm = place(lay, &size, vec_size[nrm], vec_align[nrm]);
+    lay->off_pos = place(lay, &size, vec_size[pos], vec_align[pos]);
+    lay->target_size = align_up(size, lay->align);
+    lay->stride = lay->target_size * nmorph;
+}
+
+void vdec_setup(struct gt_vdec *vd, const struct ge_state *st)
+{
+    uint32_t vt = ge_reg(st, GE_VTYPE);
+    memset(vd, 0, sizeof *vd);
+    vd->vtype = vt;
+    vd->tc = vt & 3, vd->col = (vt >> 2) & 7, vd->nrm = (vt >> 5) & 3, vd->pos = (vt >> 7) & 3;
+    vd->wt = (vt >> 9) & 3, vd->idx = (vt >> 11) & 3;
+    vd->nweights = ((vt >> 14) & 7) + 1, vd->nmorph = ((vt >> 18) & 7) + 1;
+    vd->through = (vt >> 23) & 1;
+    vdec_layout(vt, &vd->lay);
+    for (int i = 0; i < 8; i++) vd->morph[i] = gemath_from_word(st->reg[GE_MORPH0 + i]);
+    unsigned map_mode = ge_reg(st, GE_TEX_MAPMODE) & 3;
+    vd->uv_scale = !vd->through && (map_mode == 0 || map_mode == 3);
+    for (int i = 0; i < 2; i++) {
+        vd->uvscale[i] = gemath_from_word(st->reg[GE_TEXSCALE_U + i]);
+        vd->uvoff[i] = gemath_from_word(st->reg[GE_TEXSCALE_U + 2 + i]);
+    }
+}
+
+uint32_t vdec_index(const struct gt_vdec *vd, const struct gt_mem *mem, uint32_t iaddr, uint32_t i)
+{
+    switch (vd->idx) {
+    case 1: return mem_read8(mem, iaddr + i);
+    case 2: return mem_read16(mem, iaddr + 2 * i);
+    case 3: return mem_read32(mem, iaddr + 4 * i);
+    default: return i;
+    }
+}
+
+gefloat vdec_morph_sum(const gefloat *v, const gefloat *w, unsigned n)
+{
+    if (n <= 1) return gemath_mul(v[0], w[0]);
+    gefloat a[4], b[4], sum = 0;
+    unsigned i = 0, k = 0;
+    while (i < n) {
+        k = 0;
+        if (i > 0) a[k] = sum, b[k] = GEMATH_ONE, k++;
+        while (k < 4 && i < n) a[k] = v[i], b[k] = w[i], k++, i++;
+        while (k < 4) a[k] = 0, b[k] = 0, k++;
+        sum = gemath_dot4(a, b);
+    }
+    return sum;
+}
+
+/* Reads a signed or unsigned fixed-point or float component. */
+static gefloat read_vec(const struct gt_mem *mem, uint32_t a, unsigned fmt, int i)
+{
+    switch (fmt) {
+    case 1: return gemath_from_s8((int8_t)mem_read8(mem, a + (uint32_t)i));
+    case 2: return gemath_from_s16((int16_t)mem_read16(mem, a + 2 * (uint32_t)i));
+    default: return gemath_from_f32bits(mem_read32(mem, a + 4 * (uint32_t)i));
+    }
+}
+
+static gefloat read_unsigned(const struct gt_mem *mem, uint32_t a, unsigned fmt, int i)
+{
+    switch (fmt) {
+    case 1: return gemath_from_u8(mem_read8(mem, a + (uint32_t)i));
+    case 2: return gemath_from_u16(mem_read16(mem, a + 2 * (uint32_t)i));
+    default: return gemath_from_f32bits(mem_read32(mem, a + 4 * (uint32_t)i));
+    }
+}
+
+/* A color as 8-bit channels by bit replication (the unmorphed path). */
+static void read_color8(const struct gt_mem *mem, uint32_t a, unsigned fmt, uint8_t c[4])
+{
+    uint32_t p = fmt == 7 ? mem_read32(mem, a) : mem_read16(mem, a);
+    switch (fmt) {
+    case 4:
+        c[0] = (uint8_t)((p & 31) << 3 | (p & 31) >> 2), c[1] = (uint8_t)(((p >> 5) & 63) << 2 | ((p >> 5) & 63) >> 4);
+        c[2] = (uint8_t)(((p >> 11) & 31) << 3 | ((p >> 11) & 31) >> 2), c[3] = 255;
+        break;
+    case 5:
+        for (int k = 0; k < 3; k++) {
+            unsigned v = (p >> (5 * k)) & 31;
+            c[k] = (uint8_t)(v << 3 | v >> 2);
+        }
+        c[3] = (p >> 15) ? 255 : 0;
+        break;
+    case 6:
+        for (int k = 0; k < 4; k++) c[k] = (uint8_t)(((p >> (4 * k)) & 15) * 17);
+        break;
+    default:
+        for (int k = 0; k < 4; k++) c[k] = (uint8_t)(p >> (8 * k));
+        break;
+    }
+}
+
+/* A color channel as a real value on the 0..255 scale (c * 255 / max,
+ * truncated to 1/65536 then to the format), for morphing: PPSSPP expands
+ * this way before it blends, which differs from bit replication. */
+static void read_color_real(const struct gt_mem *mem, uint32_t a, unsigned fmt, gefloat c[4])
+{
+    uint32_t p = fmt == 7 ? mem_read32(mem, a) : mem_read16(mem, a);
+    unsigned v[4], max[4];
+    switch (fmt) {
+    case 4:
+        v[0] = p & 31, v[1] = (p >> 5) & 63, v[2] = (p >> 11) & 31, v[3] = 1;
+        max[0] = 31, max[1] = 63, max[2] = 31, max[3] = 1;
+        break;
+    case 5:
+        for (int k = 0; k < 3; k++) v[k] = (p >> (5 * k)) & 31, max[k] = 31;
+        v[3] = p >> 15, max[3] = 1;
+        break;
+    case 6:
+        for (int k = 0; k < 4; k++) v[k] = (p >> (4 * k)) & 15, max[k] = 15;
+        break;
+    default:
+        for (int k = 0; k < 4; k++) v[k] = (p >> (8 * k)) & 255, max[k] = 255;
+        break;
+    }
+    for (int k = 0; k < 4; k++) c[k] = gemath_from_fixed((int32_t)(((uint64_t)v[k] * 255u << 16) / max[k]), 16);
+}
+
+void vdec_read(const struct gt_vdec *vd, const struct gt_mem *mem, uint32_t vaddr, uint32_t index, struct gt_vin *out)
+{
+    const struct gt_vlayout *lay = &vd->lay;
+    uint32_t base = vaddr + index * lay->stride;
+    unsigned nm = vd->nmorph;
+    memset(out, 0, sizeof *out);
+
+    /* Weights: target 0 only (bone weights are not morphed). */
+    if (vd->wt)
+        for (unsigned i = 0; i < vd->nweights && i < 8; i++) out->weight[i] = read_unsigned(mem, base, vd->wt, (int)i);
+
+    /* Texture coordinates. */
+    if (vd->tc) {
+        gefloat t[8][2];
+        unsigned n = vd->through ? 1 : nm;
+        for (unsigned m = 0; m < n; m++) {
+            uint32_t a = base + m * lay->target_size + lay->off_tc;
+            for (int k = 0; k < 2; k++) {
+                if (vd->through && vd->tc == 2)
+                    t[m][k] = gemath_from_int(mem_read16(mem, a + 2 * (uint32_t)k)); /* texels */
+                else
+                    t[m][k] = read_unsigned(mem, a, vd->tc, k);
+            }
+        }
+        for (int k = 0; k < 2; k++) {
+            gefloat v[8] = {0};
+            for (unsigned m = 0; m < n; m++) v[m] = t[m][k];
+            out->uv[k] = n > 1 ? vdec_morph_sum(v, vd->morph, n) : v[0];
+            if (vd->uv_scale) {
+                const gefloat a[4] = {out->uv[k], GEMATH_ONE, 0, 0}, b[4] = {vd->uvscale[k], vd->uvoff[k], 0, 0};
+                out->uv[k] = gemath_dot4(a, b);
+            }
+        }
+    }
+
+    /* Color: unmorphed by bit replication; morphed in real values, truncated, clamped. */
+    if (col_size[vd->col]) {
+        if (nm == 1) {
+            read_color8(mem, base + lay->off_col, vd->col, out->color);
+        } else {
+            gefloat c[8][4];
+            for (unsigned m = 0; m < nm; m++) read_color_real(mem, base + m * lay->target_size + lay->off_col, vd->col, c[m]);
+            for (int k = 0; k < 4; k++) {
+                gefloat v[8] = {0};
+                for (unsigned m = 0; m < nm; m++) v[m] = c[m][k];
+                int32_t x = gemath_to_fixed(vdec_morph_sum(v, vd->morph, nm), 0);
+                out->color[k] = (uint8_t)(x < 0 ? 0 : x > 255 ? 255 : x);
+            }
+            if (vd->col == 4) out->color[3] = 255;
+        }
+    }
+
+    /* Normal. */
+    if (vd->nrm) {
+        for (int k = 0; k < 3; k++) {
+            gefloat v[8] = {0};
+            for (unsigned m = 0; m < nm; m++) v[m] = read_vec(mem, base + m * lay->target_size + lay->off_nrm, vd->nrm, k);
+            out->nrm[k] = nm > 1 ? vdec_morph_sum(v, vd->morph, nm) : v[0];
+        }
+    }
+
+    /* Position. */
+    if (vd->through) {
+        uint32_t a = base + lay->off_pos;
+        if (vd->pos == 2) {
+            out->pos[0] = gemath_from_int((int16_t)mem_read16(mem, a));
+            out->pos[1] = gemath_from_int((int16_t)mem_read16(mem, a + 2));
+            out->pos[2] = gemath_from_int(mem_read16(mem, a + 4));
+        } else if (vd->pos == 3) {
+            for (int k = 0; k < 3; k++) out->pos[k] = gemath_from_f32bits(mem_read32(mem, a + 4 * (uint32_t)k));
+            if (out->pos[2] & 0x80000000u) out->pos[2] = 0;
+            else if (gemath_cmp(out->pos[2], gemath_from_int(65535)) > 0) out->pos[2] = gemath_from_int(65535);
+        }
+        /* s8 (and no position) through-mode vertices decode as 0, as in PPSSPP. */
+    } else {
+        for (int k = 0; k < 3; k++) {
+            gefloat v[8] = {0};
+            for (unsigned m = 0; m < nm; m++) v[m] = read_vec(mem, base + m * lay->target_size + lay->off_pos, vd->pos, k);
+            out->pos[k] = nm > 1 ? vdec_morph_sum(v, vd->morph, nm) : v[0];
+        }
+    }
+}
