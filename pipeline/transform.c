@@ -1,0 +1,101 @@
+/* Vertex transform (see transform.h). */
+#include "transform.h"
+
+#include <string.h>
+
+/* Guard band: screen x and y must lie below 4096 - 1/32 and not below 0
+ * before the offset is subtracted (docs/notes/vertex-pipeline.md §4.3). In
+ * the GE format every value from 2048 up is a multiple of 1/16, so "below
+ * 4095.96875" is "below 4096". */
+#define GUARD_LIMIT 0x45800000u /* 4096.0 */
+
+void xform_setup(struct gt_xform *xf, const struct ge_state *st)
+{
+    memset(xf, 0, sizeof *xf);
+    vdec_setup(&xf->vd, st);
+    xf->through = xf->vd.through;
+    xf->depth_clip = ge_reg(st, GE_DEPTHCLIP_ON) & 1;
+    for (int i = 0; i < 3; i++) {
+        xf->vp_scale[i] = gemath_from_word(st->reg[GE_VIEWPORT_SX + i]);
+        xf->vp_center[i] = gemath_from_word(st->reg[GE_VIEWPORT_SX + 3 + i]);
+    }
+    xf->offset_x = (int32_t)(ge_reg(st, GE_OFFSET_X) & 0xFFFF);
+    xf->offset_y = (int32_t)(ge_reg(st, GE_OFFSET_Y) & 0xFFFF);
+    if (xf->through) return;
+    /* GE-HARDWARE.md §1: world, view and projection are combined once, before
+     * any vertex, with the row-sum unit. */
+    gefloat wv[12];
+    memcpy(xf->world, st->world, sizeof xf->world);
+    gemath_mat43_mul_mat43(st->world, st->view, wv);
+    gemath_mat44_mul_mat43(st->proj, wv, xf->wvp);
+    if (xf->vd.wt) {
+        xf->nweights = xf->vd.nweights;
+        memcpy(xf->bone, st->bone, sizeof xf->bone);
+    }
+}
+
+gefloat xform_viewport(gefloat c, gefloat rw, gefloat scale, gefloat center)
+{
+    const gefloat a[4] = {gemath_mul(c, rw), center, 0, 0}, b[4] = {scale, GEMATH_ONE, 0, 0};
+    return gemath_dot4(a, b);
+}
+
+/* Skinning: the weighted sum of the bone matrices, element by element as
+ * fused row sums over groups of four weights (the same grouping as morphing;
+ * model choice), then applied to the position. */
+static void skin(const struct gt_xform *xf, const struct gt_vin *in, gefloat pos[3])
+{
+    gefloat m[12];
+    for (int e = 0; e < 12; e++) {
+        gefloat v[8];
+        for (unsigned j = 0; j < xf->nweights; j++) v[j] = xf->bone[j * 12 + (unsigned)e];
+        m[e] = vdec_morph_sum(v, in->weight, xf->nweights);
+    }
+    const gefloat p[4] = {in->pos[0], in->pos[1], in->pos[2], GEMATH_ONE};
+    gemath_mat43_apply(m, p, pos);
+}
+
+static uint16_t clamp_z(gefloat z)
+{
+    int32_t v = gemath_to_fixed(z, 0);
+    return (uint16_t)(v < 0 ? 0 : v > 65535 ? 65535 : v);
+}
+
+void xform_vertex(const struct gt_xform *xf, const struct gt_vin *in, struct gt_vout *out)
+{
+    memset(out, 0, sizeof *out);
+    memcpy(out->color, in->color, 4);
+    memcpy(out->uv, in->uv, sizeof out->uv);
+    if (xf->through) {
+        /* Screen pixels directly: no offset, viewport, guard band or depth test. */
+        memcpy(out->screen, in->pos, sizeof out->screen);
+        out->x16 = gemath_to_fixed(in->pos[0], 4);
+        out->y16 = gemath_to_fixed(in->pos[1], 4);
+        out->z = clamp_z(in->pos[2]);
+        out->clip[3] = GEMATH_ONE;
+        return;
+    }
+    gefloat pos[3];
+    if (xf->nweights)
+        skin(xf, in, pos);
+    else
+        memcpy(pos, in->pos, sizeof pos);
+    const gefloat p[4] = {pos[0], pos[1], pos[2], GEMATH_ONE};
+    gemath_mat44_apply(xf->wvp, p, out->clip);
+    gefloat rw = gemath_recip(out->clip[3]);
+    for (int i = 0; i < 3; i++) out->screen[i] = xform_viewport(out->clip[i], rw, xf->vp_scale[i], xf->vp_center[i]);
+    /* 12.4 screen coordinates: the viewport position truncated to 1/16 pixel,
+     * then the offset subtracted. */
+    out->x16 = gemath_to_fixed(out->screen[0], 4) - xf->offset_x;
+    out->y16 = gemath_to_fixed(out->screen[1], 4) - xf->offset_y;
+    bool neg_x = gemath_cmp(out->screen[0], 0) < 0, neg_y = gemath_cmp(out->screen[1], 0) < 0;
+    bool big = gemath_cmp(out->screen[0], GUARD_LIMIT) >= 0 || gemath_cmp(out->screen[1], GUARD_LIMIT) >= 0;
+    if (xf->depth_clip) {
+        out->outside = neg_x || neg_y || big;
+        out->z = clamp_z(out->screen[2]);
+    } else {
+        int32_t z = gemath_to_fixed(out->screen[2], 0);
+        out->outside = neg_x || neg_y || big || gemath_cmp(out->screen[2], 0) < 0 || z > 65535;
+        out->z = (uint16_t)(z < 0 ? 0 : z > 65535 ? 65535 : z);
+    }
+}

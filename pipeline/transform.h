@@ -1,0 +1,49 @@
+/* Vertex transform: model space to screen, on the GE arithmetic
+ * (GE-HARDWARE.md §1): world, view and projection combined once per draw
+ * with the row-sum unit, skinning, the perspective divide through the
+ * reciprocal table, the viewport, 12.4 screen coordinates, the guard band
+ * and depth. Behaviour where GE-HARDWARE.md is silent follows
+ * docs/notes/vertex-pipeline.md §3-4. Lighting, texture generation and fog
+ * are not here yet (issue 4 continues). */
+#ifndef GETILE_TRANSFORM_H
+#define GETILE_TRANSFORM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ge.h"
+#include "gemath.h"
+#include "vdecode.h"
+
+/* Per-draw transform state, computed once from the registers. */
+struct gt_xform {
+    bool through;
+    bool depth_clip;        /* DEPTHCLIP_ON: clamp depth instead of discarding */
+    gefloat world[12], wvp[16]; /* wvp = projection * view * world (one row sum per element) */
+    gefloat bone[GT_BONE_MATRIX_WORDS];
+    unsigned nweights;      /* 0: no skinning */
+    gefloat vp_scale[3], vp_center[3];
+    int32_t offset_x, offset_y; /* OFFSET_X/Y, 1/16 pixel */
+    struct gt_vdec vd;
+};
+
+/* A vertex after transform. */
+struct gt_vout {
+    gefloat clip[4];        /* homogeneous clip position (transform mode) */
+    gefloat screen[3];      /* viewport position before the offset: x, y in pixels, z */
+    int32_t x16, y16;       /* screen position relative to OFFSET_X/Y, 1/16 pixel */
+    uint16_t z;             /* depth */
+    bool outside;           /* outside the guard band or depth range: its primitive is dropped */
+    uint8_t color[4];       /* color0 RGBA */
+    gefloat uv[2];
+};
+
+void xform_setup(struct gt_xform *xf, const struct ge_state *st);
+/* Transforms one decoded vertex. */
+void xform_vertex(const struct gt_xform *xf, const struct gt_vin *in, struct gt_vout *out);
+/* The perspective divide and viewport of one coordinate: c / w * scale +
+ * center, as (c * recip(w)) then a fused row sum with the viewport. Model
+ * choice (the grouping is not measured), in one place. */
+gefloat xform_viewport(gefloat c, gefloat rw, gefloat scale, gefloat center);
+
+#endif
