@@ -127,9 +127,14 @@ int cmd_render(int argc, char **argv)
         goto out_render;
     }
     if (depth_out && write_depth(depth_out, r) != 0) goto out_render;
-    printf("getile: wrote %s (%dx%d): %llu records, %llu draws, %llu transfers\n", out, GT_IMAGE_STRIDE,
-           GT_DISPLAY_HEIGHT, (unsigned long long)r->stats.records, (unsigned long long)r->ge.stats.draws,
-           (unsigned long long)r->ge.stats.transfers);
+    const struct gt_asm_stats *as = &r->assembler.stats;
+    printf("getile: wrote %s (%dx%d): %llu records, %llu draws, %llu transfers; "
+           "%llu triangles, %llu rectangles, %llu lines, %llu points assembled (%llu culled, %llu discarded)\n",
+           out, GT_IMAGE_STRIDE, GT_DISPLAY_HEIGHT, (unsigned long long)r->stats.records,
+           (unsigned long long)r->ge.stats.draws, (unsigned long long)r->ge.stats.transfers,
+           (unsigned long long)as->emitted[GT_TRIANGLE], (unsigned long long)as->emitted[GT_RECT],
+           (unsigned long long)as->emitted[GT_LINE], (unsigned long long)as->emitted[GT_POINT],
+           (unsigned long long)as->culled, (unsigned long long)as->discarded);
     status = 0;
 out_render:
     gt_render_free(r);

@@ -3,18 +3,23 @@
 
 #include <string.h>
 
-/* Until the vertex and raster pipelines land, a kick is counted: PRIM by
- * primitive type, BEZIER and SPLINE as curves. */
-static int count_kick(void *ctx, struct ge *ge, uint32_t word, struct gt_diag *d)
+/* A PRIM kick goes through vertex decode, transform and assembly; the
+ * primitives are counted (gt_asm_stats) until the rasterizer lands. BEZIER
+ * and SPLINE are counted as curves until patches land. */
+static int run_kick(void *ctx, struct ge *ge, uint32_t word, struct gt_diag *d)
 {
     struct gt_render *r = ctx;
     switch (word >> 24) {
-    case GE_PRIM: r->stats.prims_by_type[(word >> 16) & 7]++; break;
+    case GE_PRIM:
+        r->stats.prims_by_type[(word >> 16) & 7]++;
+        return asm_prim(&r->assembler, &ge->st, ge->mem, word, NULL, NULL, d);
     case GE_BEZIER:
-    case GE_SPLINE: r->stats.curves++; break;
-    default: break;
+    case GE_SPLINE:
+        r->stats.curves++;
+        return GT_OK;
+    default:
+        return GT_OK;
     }
-    return GT_OK;
 }
 
 int gt_render_init(struct gt_render *r, struct gt_diag *d)
@@ -24,7 +29,8 @@ int gt_render_init(struct gt_render *r, struct gt_diag *d)
     if (rc < 0) return rc;
     ge_init(&r->ge, &r->mem);
     r->ge.hooks.ctx = r;
-    r->ge.hooks.kick = count_kick;
+    r->ge.hooks.kick = run_kick;
+    asm_init(&r->assembler);
     r->display.addr = GT_VRAM_BASE;
     r->display.stride = GT_IMAGE_STRIDE;
     r->display.format = 3;

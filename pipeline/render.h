@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "assemble.h"
 #include "dump.h"
 #include "ge.h"
 #include "mem.h"
@@ -31,6 +32,7 @@ struct gt_replay_stats {
 struct gt_render {
     struct gt_mem mem;
     struct ge ge;
+    struct gt_asm assembler;  /* primitive assembly state across kicks */
     struct gt_display display;
     struct gt_replay_stats stats;
 };

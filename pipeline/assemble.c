@@ -1,0 +1,137 @@
+/* Primitive assembly (see assemble.h). */
+#include "assemble.h"
+
+#include <string.h>
+
+void asm_init(struct gt_asm *a)
+{
+    memset(a, 0, sizeof *a);
+}
+
+bool asm_triangle_visible(const struct gt_vout *v0, const struct gt_vout *v1, const struct gt_vout *v2,
+                          bool cull_on, bool cull_face, bool flip)
+{
+    /* Triangles whose x or y coordinates are all equal cover nothing. */
+    if ((v0->x16 == v1->x16 && v1->x16 == v2->x16) || (v0->y16 == v1->y16 && v1->y16 == v2->y16)) return false;
+    if (!cull_on) return true;
+    int64_t area = (int64_t)(v1->x16 - v0->x16) * (v2->y16 - v0->y16) - (int64_t)(v1->y16 - v0->y16) * (v2->x16 - v0->x16);
+    bool face = cull_face != flip;
+    return face ? area >= 0 : area <= 0;
+}
+
+struct ctx {
+    struct gt_asm *a;
+    gt_prim_sink sink;
+    void *sink_ctx;
+    bool cull_on, cull_face, through;
+};
+
+static int emit(struct ctx *c, enum gt_prim_kind kind, const struct gt_vout *const *v, unsigned nv, unsigned provoking,
+                bool flip, struct gt_diag *d)
+{
+    if (!c->through)
+        for (unsigned i = 0; i < nv; i++)
+            if (v[i]->outside) {
+                c->a->stats.discarded++;
+                return GT_OK;
+            }
+    if (kind == GT_TRIANGLE && !asm_triangle_visible(v[0], v[1], v[2], c->cull_on, c->cull_face, flip)) {
+        c->a->stats.culled++;
+        return GT_OK;
+    }
+    struct gt_prim p;
+    p.kind = kind;
+    p.nv = nv;
+    p.provoking = provoking;
+    for (unsigned i = 0; i < nv; i++) p.v[i] = *v[i];
+    c->a->stats.emitted[kind]++;
+    return c->sink ? c->sink(c->sink_ctx, &p, d) : GT_OK;
+}
+
+/* Adds one vertex to the primitive being built. */
+static int add_vertex(struct ctx *c, const struct gt_vout *v, struct gt_diag *d)
+{
+    struct gt_asm *a = c->a;
+    const struct gt_vout *t[3];
+    switch (a->type) {
+    case 0: /* points */
+        t[0] = v;
+        return emit(c, GT_POINT, t, 1, 0, false, d);
+    case 1: /* lines: pairs */
+    case 6: /* rectangles: pairs; color, depth and fog from the second vertex */
+        if (a->npend == 0) {
+            a->pend[a->npend++] = *v;
+            return GT_OK;
+        }
+        a->npend = 0;
+        t[0] = &a->pend[0], t[1] = v;
+        return emit(c, a->type == 1 ? GT_LINE : GT_RECT, t, 2, 1, false, d);
+    case 2: /* line strip: from the previous vertex to this one */
+        if (a->npend == 0) {
+            a->pend[a->npend++] = *v;
+            return GT_OK;
+        }
+        {
+            struct gt_vout prev = a->pend[0];
+            a->pend[0] = *v;
+            t[0] = &prev, t[1] = v;
+            return emit(c, GT_LINE, t, 2, 1, false, d);
+        }
+    case 3: /* triangles: triples, provoking vertex the third */
+        if (a->npend < 2) {
+            a->pend[a->npend++] = *v;
+            return GT_OK;
+        }
+        a->npend = 0;
+        t[0] = &a->pend[0], t[1] = &a->pend[1], t[2] = v;
+        return emit(c, GT_TRIANGLE, t, 3, 2, false, d);
+    case 4: /* strip: (k, k+1, k+2), the culling sense flips on odd triangles */
+    case 5: /* fan: (0, k+1, k+2), same sense for all */
+        if (a->npend < 2) {
+            a->pend[a->npend++] = *v;
+            return GT_OK;
+        }
+        {
+            struct gt_vout p0 = a->pend[0], p1 = a->pend[1];
+            bool flip = a->type == 4 && (a->strip_index & 1);
+            a->strip_index++;
+            if (a->type == 4) a->pend[0] = p1;
+            a->pend[1] = *v;
+            t[0] = &p0, t[1] = &p1, t[2] = v;
+            return emit(c, GT_TRIANGLE, t, 3, 2, flip, d);
+        }
+    default:
+        return GT_OK;
+    }
+}
+
+int asm_prim(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *mem, uint32_t word,
+             gt_prim_sink sink, void *ctx, struct gt_diag *d)
+{
+    unsigned type = (word >> 16) & 7;
+    uint32_t count = word & 0xFFFF;
+    if (type != 7) {
+        a->type = type;
+        a->npend = 0;
+        a->strip_index = 0;
+    }
+    if (!count) return GT_OK;
+    struct gt_xform xf;
+    xform_setup(&xf, st);
+    /* A vertex format without a position draws nothing (PPSSPP's behaviour). */
+    if (xf.vd.pos == 0) return GT_OK;
+    struct ctx c = {a, sink, ctx, false, false, xf.through};
+    bool clear = ge_reg(st, GE_CLEAR_MODE) & 1;
+    c.cull_on = (ge_reg(st, GE_CULL_ON) & 1) && !clear;
+    c.cull_face = ge_reg(st, GE_CULL) & 1;
+    for (uint32_t i = 0; i < count; i++) {
+        struct gt_vin in;
+        struct gt_vout out;
+        uint32_t index = vdec_index(&xf.vd, mem, st->iaddr, i);
+        vdec_read(&xf.vd, mem, st->vaddr, index, &in);
+        xform_vertex(&xf, &in, &out);
+        int rc = add_vertex(&c, &out, d);
+        if (rc < 0) return rc;
+    }
+    return GT_OK;
+}
