@@ -79,7 +79,7 @@ tsan-test: $(DEPS_STAMP)
 FUZZ_BIN = $(FUZZ_SRC:tests/%.c=build/fuzz/%)
 build/fuzz/%: tests/%.c $(LIB_SRC) $(HDRS) | $(DEPS_STAMP)
 	@mkdir -p build/fuzz
-	clang -std=c17 -g -O1 -ffp-contract=off -D_DEFAULT_SOURCE -fsanitize=fuzzer,address,undefined \
+	clang -std=c17 -g -O1 -ffp-contract=off -D_DEFAULT_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	    -Ipipeline -Ibinning -Iproto -Itests $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(PKG_LIBS)
 fuzz: $(FUZZ_BIN)
 	@set -e; for f in $(FUZZ_BIN); do \

@@ -99,6 +99,8 @@ static int read_block(const uint8_t *b, size_t len, size_t *pos, uint32_t versio
 
 static int parse_ppdmp(const uint8_t *b, size_t len, struct dump *out, struct gt_diag *d)
 {
+    if (len > 0 && len < 12 && !memcmp(b, DUMP_MAGIC, len < 8 ? len : 8))
+        return gt_fail(d, GT_ETRUNCATED, "dump truncated: header is %zu bytes", len);
     if (len < 12 || memcmp(b, DUMP_MAGIC, 8) != 0)
         return gt_fail(d, GT_EFORMAT, "not a frame dump: no PPSSPPGE magic");
     uint32_t version = rd32(b + 8);
@@ -260,10 +262,11 @@ int gt_read_file(const char *path, size_t max, uint8_t **out, size_t *len, struc
                 rc = gt_fail(d, GT_ETOO_BIG, "%s is larger than %zu bytes", path, max);
                 break;
             }
-            uint8_t *nb = realloc(buf, cap * 2);
+            size_t ncap = cap * 2 > max + 1 ? max + 1 : cap * 2; /* never more than one byte past the limit */
+            uint8_t *nb = realloc(buf, ncap);
             if (!nb) break;
             buf = nb;
-            cap *= 2;
+            cap = ncap;
         }
         size_t r = fread(buf + n, 1, cap - n, f);
         n += r;

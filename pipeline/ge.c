@@ -160,6 +160,7 @@ int ge_h_draw(struct ge *ge, uint32_t w, struct gt_diag *d)
         if (rc < 0) return rc;
     }
     advance(ge, count);
+    ge->stats.steps += count; /* vertex work counts against the step budget */
     ge->stats.draws++;
     if (ge->draw_limit && ge->stats.draws >= ge->draw_limit) ge->stopped = true;
     return GT_OK;
@@ -178,6 +179,7 @@ int ge_h_bbox(struct ge *ge, uint32_t w, struct gt_diag *d)
         if (rc < 0) return rc;
     }
     advance(ge, count);
+    ge->stats.steps += count;
     return GT_OK;
 }
 

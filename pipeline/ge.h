@@ -53,7 +53,7 @@ struct ge_list {
 };
 
 struct ge_stats {
-    uint64_t steps;           /* words executed */
+    uint64_t steps;           /* words executed, plus work: one per kicked vertex, one per 4 transferred pixels */
     uint64_t draws;           /* PRIM, BEZIER and SPLINE kicks */
     uint64_t bboxes, transfers, clut_loads, texflushes, signals, ignored_signals;
     uint64_t transfer_rows_dropped; /* block-transfer rows whose destination was outside memory */
@@ -65,7 +65,7 @@ struct ge {
     struct ge_list list;
     struct ge_hooks hooks;
     struct ge_stats stats;
-    uint64_t step_budget;     /* words one ge_run may execute (0: GT_DEFAULT_STEP_BUDGET) */
+    uint64_t step_budget;     /* steps one ge_run may take (0: GT_DEFAULT_STEP_BUDGET) */
     uint64_t draw_limit;      /* stop after this many draws (0: no limit) */
     bool stopped;             /* draw_limit reached: nothing more runs */
 };

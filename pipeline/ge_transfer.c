@@ -25,6 +25,9 @@ int ge_block_transfer(struct ge *ge, struct gt_diag *d)
     if (sstride > 0x400) sstride = 0;
     if (dstride > 0x400) dstride = 0;
     ge->stats.transfers++;
+    /* A transfer costs steps by its size (one per 4 pixels), so the step
+     * budget bounds the time a list can take, not only its length. */
+    ge->stats.steps += (uint64_t)w * h / 4;
     for (uint32_t y = 0; y < h; y++) {
         uint32_t s = src + ((sy + y) * sstride + sx) * bpp;
         uint32_t t = dst + ((dy + y) * dstride + dx) * bpp;

@@ -36,10 +36,24 @@ static void mem_write_cb(png_structp png, png_bytep data, png_size_t n)
 
 static void flush_cb(png_structp png) { (void)png; }
 
+/* libpng reports through these instead of printing: an error ends in
+ * png_longjmp back to the caller's setjmp, which reports it once. */
+static void png_error_cb(png_structp png, png_const_charp msg)
+{
+    (void)msg;
+    png_longjmp(png, 1);
+}
+
+static void png_warning_cb(png_structp png, png_const_charp msg)
+{
+    (void)png;
+    (void)msg;
+}
+
 int gt_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, uint8_t **out, size_t *len, struct gt_diag *d)
 {
     struct membuf m = {0};
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_cb, png_warning_cb);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     png_bytep *rows = calloc(h ? h : 1, sizeof *rows);
     struct membuf *volatile mp = &m; /* read after a longjmp */
@@ -107,7 +121,7 @@ int gt_png_read_file(const char *path, struct gt_image *img, struct gt_diag *d)
         fclose(f);
         return gt_fail(d, GT_EFORMAT, "%s is not a PNG file", path);
     }
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_cb, png_warning_cb);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     /* volatile: both are changed between setjmp and a possible longjmp */
     png_bytep *volatile rows = NULL;

@@ -147,6 +147,17 @@ void mem_write32(struct gt_mem *m, uint32_t addr, uint32_t v)
     for (int i = 0; i < 4; i++) mem_write8(m, addr + (uint32_t)i, (uint8_t)(v >> (8 * i)));
 }
 
+/* Bytes from an unmapped address to the next mapped region (or the end of
+ * the 28-bit space, where addresses wrap). */
+static uint32_t unmapped_span(uint32_t addr)
+{
+    static const uint32_t starts[] = {GT_SCRATCH_BASE, GT_VRAM_BASE, GT_RAM_BASE, GT_ADDR_MASK + 1u};
+    addr &= GT_ADDR_MASK;
+    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
+        if (starts[i] > addr) return starts[i] - addr;
+    return 1;
+}
+
 void mem_read(const struct gt_mem *m, uint32_t addr, void *dst, uint32_t len)
 {
     uint8_t *out = dst;
@@ -154,9 +165,12 @@ void mem_read(const struct gt_mem *m, uint32_t addr, void *dst, uint32_t len)
         uint32_t avail;
         const uint8_t *p = resolve(m, addr, &avail);
         if (!p) {
-            *out++ = 0;
-            addr++;
-            len--;
+            uint32_t n = unmapped_span(addr);
+            if (n > len) n = len;
+            memset(out, 0, n);
+            out += n;
+            addr += n;
+            len -= n;
             continue;
         }
         uint32_t n = avail < len ? avail : len;

@@ -20,19 +20,19 @@
 #include "render.h"
 
 struct map_entry {
-    uint32_t offset, size, addr; /* dump data offset and size -> PSP address; size 0: empty */
+    uint32_t offset, size, addr; /* dump data offset and size -> PSP address; size 0: unused */
+    uint32_t gone;               /* 1: removed (probing continues past it) */
 };
 
 struct replay {
     struct gt_render *r;
     const struct dump *dp;
     uint32_t list_pos;            /* where the next word goes */
-    uint32_t queue[64];           /* words to emit before the next REGISTERS record */
-    unsigned nqueue;
     uint32_t last_tex[8], last_base;
     uint16_t last_bufw[8];
     uint32_t clut_addr, clut_flags, memcpy_dest;
-    uint32_t arena_pos;
+    uint32_t arena_pos, arena_end; /* the arena half in use */
+    bool half_switched;           /* the other half was taken since the list last ran */
     struct map_entry *map;
     uint32_t map_cap;             /* power of two */
 };
@@ -50,6 +50,7 @@ static int sync(struct replay *rp, struct gt_diag *d)
 static int run_to_pos(struct replay *rp, struct gt_diag *d)
 {
     ge_list_set_stall(&rp->r->ge, rp->list_pos);
+    rp->half_switched = false;
     return ge_run(&rp->r->ge, d);
 }
 
@@ -71,45 +72,56 @@ static int emit(struct replay *rp, uint32_t word, struct gt_diag *d)
     return GT_OK;
 }
 
-static void queue(struct replay *rp, uint32_t word)
-{
-    if (rp->nqueue < sizeof rp->queue / sizeof rp->queue[0]) rp->queue[rp->nqueue++] = word;
-}
+/* The arena is used in two halves, in turn. When the current half is full
+ * the other one is emptied and taken: everything copied into it was used by
+ * draws that have run, while the data the words not yet run refer to (at most
+ * what was copied since the list last ran) stays intact in the half being
+ * left. Taking a second half before the list runs again would overwrite such
+ * data, so it is refused. */
+#define ARENA_HALF ((GT_REPLAY_ARENA_END - GT_REPLAY_ARENA_BASE) / 2 & ~15u)
 
-static void forget_mappings(struct replay *rp)
+static void take_half(struct replay *rp, uint32_t start)
 {
-    memset(rp->map, 0, sizeof *rp->map * rp->map_cap);
-    rp->arena_pos = GT_REPLAY_ARENA_BASE;
-    for (int i = 0; i < 8; i++) rp->last_tex[i] = 0;
-    rp->last_base = 0xFFFFFFFFu;
+    for (uint32_t i = 0; i < rp->map_cap; i++)
+        if (rp->map[i].size && rp->map[i].addr >= start && rp->map[i].addr < start + ARENA_HALF)
+            rp->map[i].size = 0, rp->map[i].gone = 1;
+    for (int i = 0; i < 8; i++)
+        if (rp->last_tex[i] >= start && rp->last_tex[i] < start + ARENA_HALF) rp->last_tex[i] = 0;
+    rp->arena_pos = start;
+    rp->arena_end = start + ARENA_HALF;
 }
 
 /* PSP address holding a copy of the record's data (copied on first use). */
 static int map_data(struct replay *rp, const struct dump_record *rec, uint32_t *addr, struct gt_diag *d)
 {
-    uint32_t h = (rec->offset * 2654435761u) & (rp->map_cap - 1);
-    while (rp->map[h].size) {
-        if (rp->map[h].offset == rec->offset && rp->map[h].size >= rec->size) {
+    uint32_t mask = rp->map_cap - 1, h = (rec->offset * 2654435761u) & mask, slot = UINT32_MAX;
+    for (uint32_t probes = 0; probes <= mask && (rp->map[h].size || rp->map[h].gone); probes++) {
+        if (rp->map[h].size && rp->map[h].offset == rec->offset && rp->map[h].size >= rec->size) {
             *addr = rp->map[h].addr;
             return GT_OK;
         }
-        h = (h + 1) & (rp->map_cap - 1);
+        if (!rp->map[h].size && slot == UINT32_MAX) slot = h; /* reuse a removed entry */
+        h = (h + 1) & mask;
     }
-    uint32_t need = (rec->size + 15) & ~15u;
-    if (need > GT_REPLAY_ARENA_END - GT_REPLAY_ARENA_BASE)
-        return gt_fail(d, GT_ETOO_BIG, "a %u-byte %s record does not fit in PSP RAM", rec->size,
-                       dump_type_name(rec->type));
-    if (need > GT_REPLAY_ARENA_END - rp->arena_pos) {
-        /* All earlier drawing has run; recycle the arena as PPSSPP recycles its slabs. */
-        forget_mappings(rp);
+    if (slot == UINT32_MAX) slot = h;
+    uint32_t need = rec->size ? (rec->size + 15) & ~15u : 16;
+    if (need > ARENA_HALF)
+        return gt_fail(d, GT_ETOO_BIG, "a %u-byte %s record is larger than replay's RAM arena half (%u bytes)",
+                       rec->size, dump_type_name(rec->type), ARENA_HALF);
+    if (need > rp->arena_end - rp->arena_pos) {
+        if (rp->half_switched)
+            return gt_fail(d, GT_ETOO_BIG, "the data recorded for one draw exceeds replay's RAM arena (%u bytes)",
+                           ARENA_HALF);
+        take_half(rp, rp->arena_end == GT_REPLAY_ARENA_BASE + ARENA_HALF ? GT_REPLAY_ARENA_BASE + ARENA_HALF
+                                                                      : GT_REPLAY_ARENA_BASE);
+        rp->half_switched = true;
         rp->r->stats.arena_resets++;
-        h = (rec->offset * 2654435761u) & (rp->map_cap - 1);
     }
     *addr = rp->arena_pos;
     int rc = mem_write(&rp->r->mem, rp->arena_pos, rp->dp->data + rec->offset, rec->size, d);
     if (rc < 0) return rc;
-    rp->arena_pos += need ? need : 16;
-    rp->map[h] = (struct map_entry){rec->offset, rec->size ? rec->size : 1, *addr};
+    rp->arena_pos += need;
+    rp->map[slot] = (struct map_entry){rec->offset, rec->size ? rec->size : 1, *addr, 0};
     return GT_OK;
 }
 
@@ -171,15 +183,13 @@ static int replay_init(struct replay *rp, const struct dump_record *rec, uint32_
     return GT_OK;
 }
 
-/* REGISTERS: queued words, then the record's words with texture addresses
+/* REGISTERS: the record's words (after what data records put in the list
+ * before them) with texture addresses
  * removed (replay sets them from TEXTURE/FRAMEBUF records) and texture buffer
  * widths given the high address bits of the replayed texture. */
 static int replay_registers(struct replay *rp, const struct dump_record *rec, struct gt_diag *d)
 {
     int rc;
-    for (unsigned i = 0; i < rp->nqueue; i++)
-        if ((rc = emit(rp, rp->queue[i], d)) < 0) return rc;
-    rp->nqueue = 0;
     const uint8_t *p = rp->dp->data + rec->offset;
     for (uint32_t i = 0; i + 4 <= rec->size && !rp->r->ge.stopped; i += 4) {
         uint32_t word = rd32(p + i), cmd = word >> 24;
@@ -208,19 +218,18 @@ static int replay_vertex_data(struct replay *rp, const struct dump_record *rec, 
     int rc = map_data(rp, rec, &a, d);
     if (rc < 0) return rc;
     if (rp->last_base != (a & 0xFF000000u)) {
-        queue(rp, (uint32_t)GE_BASE << 24 | ((a >> 8) & 0x00FF0000u));
+        if ((rc = emit(rp, (uint32_t)GE_BASE << 24 | ((a >> 8) & 0x00FF0000u), d)) < 0) return rc;
         rp->last_base = a & 0xFF000000u;
     }
-    queue(rp, (uint32_t)(rec->type == DUMP_VERTICES ? GE_VADDR : GE_IADDR) << 24 | (a & 0xFFFFFF));
-    return GT_OK;
+    return emit(rp, (uint32_t)(rec->type == DUMP_VERTICES ? GE_VADDR : GE_IADDR) << 24 | (a & 0xFFFFFF), d);
 }
 
-static void set_texture(struct replay *rp, unsigned level, uint32_t a, uint16_t bufw)
+static int set_texture(struct replay *rp, unsigned level, uint32_t a, uint16_t bufw, struct gt_diag *d)
 {
-    queue(rp, (uint32_t)(GE_TEX_BUFW0 + level) << 24 | ((a >> 8) & 0x00FF0000u) | bufw);
-    queue(rp, (uint32_t)(GE_TEX_ADDR0 + level) << 24 | (a & 0xFFFFFF));
     rp->last_tex[level] = a;
     rp->last_bufw[level] = bufw;
+    int rc = emit(rp, (uint32_t)(GE_TEX_BUFW0 + level) << 24 | ((a >> 8) & 0x00FF0000u) | bufw, d);
+    return rc < 0 ? rc : emit(rp, (uint32_t)(GE_TEX_ADDR0 + level) << 24 | (a & 0xFFFFFF), d);
 }
 
 /* A recorded write into VRAM: after all earlier drawing; only VRAM is
@@ -276,14 +285,12 @@ static int replay_record(struct replay *rp, uint32_t index, struct gt_diag *d)
             return mem_write(&r->mem, a, p, rec->size, d);
         }
         if ((rc = map_data(rp, rec, &a, d)) < 0) return rc;
-        queue(rp, (uint32_t)GE_CLUT_ADDR_UPPER << 24 | ((a >> 8) & 0x00FF0000u));
-        queue(rp, (uint32_t)GE_CLUT_ADDR << 24 | (a & 0xFFFFFF));
-        return GT_OK;
+        if ((rc = emit(rp, (uint32_t)GE_CLUT_ADDR_UPPER << 24 | ((a >> 8) & 0x00FF0000u), d)) < 0) return rc;
+        return emit(rp, (uint32_t)GE_CLUT_ADDR << 24 | (a & 0xFFFFFF), d);
     case DUMP_TRANSFERSRC:
         if ((rc = map_data(rp, rec, &a, d)) < 0) return rc;
-        queue(rp, (r->ge.st.reg[GE_TRX_SRC_W] & 0xFF00FFFFu) | ((a >> 8) & 0x00FF0000u));
-        queue(rp, (uint32_t)GE_TRX_SRC << 24 | (a & 0xFFFFFF));
-        return GT_OK;
+        if ((rc = emit(rp, (r->ge.st.reg[GE_TRX_SRC_W] & 0xFF00FFFFu) | ((a >> 8) & 0x00FF0000u), d)) < 0) return rc;
+        return emit(rp, (uint32_t)GE_TRX_SRC << 24 | (a & 0xFFFFFF), d);
     case DUMP_MEMSET:
         return vram_write(rp, rd32(p), NULL, rd32(p + 8), (int)(rd32(p + 4) & 0xFF), index, d);
     case DUMP_MEMCPYDEST:
@@ -310,14 +317,14 @@ static int replay_record(struct replay *rp, uint32_t index, struct gt_diag *d)
     if (rec->type >= DUMP_TEXTURE0 && rec->type <= DUMP_TEXTURE7) {
         unsigned level = rec->type - DUMP_TEXTURE0;
         if ((rc = map_data(rp, rec, &a, d)) < 0) return rc;
-        if (rp->last_tex[level] != a) set_texture(rp, level, a, rp->last_bufw[level]);
-        return GT_OK;
+        return rp->last_tex[level] != a ? set_texture(rp, level, a, rp->last_bufw[level], d) : GT_OK;
     }
     /* FRAMEBUF0-7: a texture that lives in VRAM; header addr, bufw, flags, pad. */
     unsigned level = rec->type - DUMP_FRAMEBUF0;
     uint32_t addr = rd32(p), bufw = rd32(p + 4), flags = rd32(p + 8);
-    if (rp->last_tex[level] != addr || rp->last_bufw[level] != (uint16_t)bufw)
-        set_texture(rp, level, addr, (uint16_t)bufw);
+    if ((rp->last_tex[level] != addr || rp->last_bufw[level] != (uint16_t)bufw) &&
+        (rc = set_texture(rp, level, addr, (uint16_t)bufw, d)) < 0)
+        return rc;
     bool unchanged = rp->dp->version >= 6 && (flags & 2);
     if (unchanged || (flags & 1) || !mem_valid_range(&r->mem, addr, rec->size - 16)) {
         r->stats.skipped_writes++;
@@ -328,7 +335,8 @@ static int replay_record(struct replay *rp, uint32_t index, struct gt_diag *d)
 
 int gt_render_replay(struct gt_render *r, const struct dump *dp, uint64_t replay_end, struct gt_diag *d)
 {
-    struct replay rp = {.r = r, .dp = dp, .last_base = 0xFFFFFFFFu, .arena_pos = GT_REPLAY_ARENA_BASE};
+    struct replay rp = {.r = r, .dp = dp, .last_base = 0xFFFFFFFFu, .arena_pos = GT_REPLAY_ARENA_BASE,
+                        .arena_end = GT_REPLAY_ARENA_BASE + ARENA_HALF};
     rp.map_cap = 64;
     while (rp.map_cap < dp->nrec * 2u) rp.map_cap *= 2;
     rp.map = calloc(rp.map_cap, sizeof *rp.map);
