@@ -1,6 +1,8 @@
 /* Primitive assembly (see assemble.h). */
 #include "assemble.h"
 
+#include "clip.h"
+
 #include <string.h>
 
 void asm_init(struct gt_asm *a)
@@ -21,24 +23,100 @@ bool asm_triangle_visible(const struct gt_vout *v0, const struct gt_vout *v1, co
 
 struct ctx {
     struct gt_asm *a;
+    const struct gt_xform *xf;
     gt_prim_sink sink;
     void *sink_ctx;
-    bool cull_on, cull_face, through;
+    bool cull_on, cull_face, through, flat;
 };
 
+static int hand_over(struct ctx *c, enum gt_prim_kind kind, const struct gt_vout *const *v, unsigned nv,
+                     unsigned provoking, struct gt_diag *d);
+
+/* A triangle after near clipping: the polygon fanned from its first vertex;
+ * each piece is dropped when a vertex is outside the guard band, and culled
+ * with the original triangle's sense. With flat shading every piece takes
+ * the provoking vertex's colors in its third vertex. */
+static int emit_clipped(struct ctx *c, const struct gt_vout *const *v, bool flip, struct gt_diag *d)
+{
+    struct gt_vout in[3], poly[CLIP_MAX_POLY];
+    for (int i = 0; i < 3; i++) in[i] = *v[i];
+    unsigned n = clip_triangle(c->xf, in, poly);
+    c->a->stats.clipped++;
+    for (unsigned k = 1; k + 1 < n; k++) {
+        struct gt_vout third = poly[k + 1];
+        if (c->flat) {
+            memcpy(third.color, v[2]->color, 4);
+            memcpy(third.color1, v[2]->color1, 4);
+        }
+        const struct gt_vout *t[3] = {&poly[0], &poly[k], &third};
+        if (poly[0].outside || poly[k].outside || third.outside) {
+            c->a->stats.discarded++;
+            continue;
+        }
+        if (!asm_triangle_visible(t[0], t[1], t[2], c->cull_on, c->cull_face, flip)) {
+            c->a->stats.culled++;
+            continue;
+        }
+        int rc = hand_over(c, GT_TRIANGLE, t, 3, 2, d);
+        if (rc < 0) return rc;
+    }
+    return GT_OK;
+}
+
+/* The transform-mode discard rules, then clipping (lines, triangles),
+ * then culling (triangles). */
 static int emit(struct ctx *c, enum gt_prim_kind kind, const struct gt_vout *const *v, unsigned nv, unsigned provoking,
                 bool flip, struct gt_diag *d)
 {
-    if (!c->through)
-        for (unsigned i = 0; i < nv; i++)
+    if (!c->through) {
+        bool any_behind = false, all_wneg = true;
+        int zsame = v[0]->zside;
+        bool zany = false;
+        for (unsigned i = 0; i < nv; i++) {
             if (v[i]->outside) {
                 c->a->stats.discarded++;
                 return GT_OK;
             }
+            any_behind |= v[i]->behind;
+            all_wneg &= v[i]->w_negative;
+            zany |= v[i]->zside != 0;
+            if (v[i]->zside != zsame) zsame = 0;
+        }
+        if (kind != GT_POINT) {
+            /* Depth: without DEPTHCLIP any vertex past the range drops the
+             * primitive; with it, only all vertices past the same side. */
+            if (c->xf->depth_clip ? zsame != 0 : zany) {
+                c->a->stats.discarded++;
+                return GT_OK;
+            }
+            if (kind == GT_TRIANGLE && all_wneg) {
+                c->a->stats.discarded++;
+                return GT_OK;
+            }
+            if (any_behind && kind == GT_TRIANGLE) return emit_clipped(c, v, flip, d);
+            if (any_behind && kind == GT_LINE) {
+                struct gt_vout a = *v[0], b = *v[1];
+                clip_line(c->xf, &a, &b);
+                c->a->stats.clipped++;
+                if (a.outside || b.outside) {
+                    c->a->stats.discarded++;
+                    return GT_OK;
+                }
+                const struct gt_vout *t[2] = {&a, &b};
+                return hand_over(c, GT_LINE, t, 2, provoking, d);
+            }
+        }
+    }
     if (kind == GT_TRIANGLE && !asm_triangle_visible(v[0], v[1], v[2], c->cull_on, c->cull_face, flip)) {
         c->a->stats.culled++;
         return GT_OK;
     }
+    return hand_over(c, kind, v, nv, provoking, d);
+}
+
+static int hand_over(struct ctx *c, enum gt_prim_kind kind, const struct gt_vout *const *v, unsigned nv,
+                     unsigned provoking, struct gt_diag *d)
+{
     struct gt_prim p;
     p.kind = kind;
     p.nv = nv;
@@ -120,8 +198,9 @@ int asm_prim(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *m
     xform_setup(&xf, st);
     /* A vertex format without a position draws nothing (PPSSPP's behaviour). */
     if (xf.vd.pos == 0) return GT_OK;
-    struct ctx c = {a, sink, ctx, false, false, xf.through};
+    struct ctx c = {a, &xf, sink, ctx, false, false, xf.through, false};
     bool clear = ge_reg(st, GE_CLEAR_MODE) & 1;
+    c.flat = clear || !(ge_reg(st, GE_SHADEMODE) & 1);
     c.cull_on = (ge_reg(st, GE_CULL_ON) & 1) && !clear;
     c.cull_face = ge_reg(st, GE_CULL) & 1;
     for (uint32_t i = 0; i < count; i++) {

@@ -3,7 +3,8 @@
  * continuing the last kick's pending vertices, the guard-band and depth
  * discard, culling by winding, and the provoking vertex of flat shading
  * (docs/notes/vertex-pipeline.md §4.3-4.8, §8). Primitives are never merged
- * (GE-HARDWARE.md §2). Near-plane clipping is not here yet. */
+ * (GE-HARDWARE.md §2). Triangles and lines crossing the near plane are
+ * clipped (clip.c). */
 #ifndef GETILE_ASSEMBLE_H
 #define GETILE_ASSEMBLE_H
 
@@ -30,6 +31,7 @@ struct gt_asm_stats {
     uint64_t emitted[4];   /* by gt_prim_kind */
     uint64_t culled;       /* back-facing or zero-area triangles */
     uint64_t discarded;    /* a vertex outside the guard band or depth range */
+    uint64_t clipped;      /* triangles and lines cut by the near plane */
 };
 
 /* Assembly state that lives across kicks (type 7 continues it). */

@@ -61,11 +61,44 @@ static uint16_t clamp_z(gefloat z)
     return (uint16_t)(v < 0 ? 0 : v > 65535 ? 65535 : v);
 }
 
+/* Clip-space depth past this (1 + 2^-15) in either direction is outside the
+ * depth range (docs/notes/vertex-pipeline.md §4.4). */
+#define Z_LIMIT 0x3F800100u
+
+void xform_screen(const struct gt_xform *xf, struct gt_vout *out, bool always_check)
+{
+    gefloat rw = gemath_recip(out->clip[3]);
+    for (int i = 0; i < 3; i++) out->screen[i] = xform_viewport(out->clip[i], rw, xf->vp_scale[i], xf->vp_center[i]);
+    /* 12.4 screen coordinates: the viewport position truncated to 1/16 pixel,
+     * then the offset subtracted. */
+    out->x16 = gemath_to_fixed(out->screen[0], 4) - xf->offset_x;
+    out->y16 = gemath_to_fixed(out->screen[1], 4) - xf->offset_y;
+    /* Behind the near plane z = -w: clipping will replace this vertex. */
+    out->behind = gemath_cmp(out->clip[2], gemath_neg(out->clip[3])) < 0;
+    out->w_negative = (out->clip[3] & 0x80000000u) && out->clip[3] != GEMATH_NEG_ZERO;
+    gefloat zw = gemath_mul(out->clip[2], rw);
+    out->zside = gemath_cmp(zw, Z_LIMIT) >= 0 ? 1 : gemath_cmp(gemath_neg(zw), Z_LIMIT) >= 0 ? -1 : 0;
+    bool neg_x = gemath_cmp(out->screen[0], 0) < 0, neg_y = gemath_cmp(out->screen[1], 0) < 0;
+    bool big = gemath_cmp(out->screen[0], GUARD_LIMIT) >= 0 || gemath_cmp(out->screen[1], GUARD_LIMIT) >= 0;
+    if (xf->depth_clip) {
+        /* A vertex behind the near plane is not range-checked: clipping
+         * makes new vertices, which are (always_check). */
+        out->outside = (always_check || !out->behind) && (neg_x || neg_y || big);
+        out->z = clamp_z(out->screen[2]);
+    } else {
+        int32_t z = gemath_to_fixed(out->screen[2], 0);
+        out->outside = neg_x || neg_y || big || gemath_cmp(out->screen[2], 0) < 0 || z > 65535;
+        out->z = (uint16_t)(z < 0 ? 0 : z > 65535 ? 65535 : z);
+    }
+}
+
 void xform_vertex(const struct gt_xform *xf, const struct gt_vin *in, struct gt_vout *out)
 {
     memset(out, 0, sizeof *out);
     memcpy(out->color, in->color, 4);
     memcpy(out->uv, in->uv, sizeof out->uv);
+    out->q = GEMATH_ONE;
+    out->fog = GEMATH_ONE;
     if (xf->through) {
         /* Screen pixels directly: no offset, viewport, guard band or depth test. */
         memcpy(out->screen, in->pos, sizeof out->screen);
@@ -82,20 +115,5 @@ void xform_vertex(const struct gt_xform *xf, const struct gt_vin *in, struct gt_
         memcpy(pos, in->pos, sizeof pos);
     const gefloat p[4] = {pos[0], pos[1], pos[2], GEMATH_ONE};
     gemath_mat44_apply(xf->wvp, p, out->clip);
-    gefloat rw = gemath_recip(out->clip[3]);
-    for (int i = 0; i < 3; i++) out->screen[i] = xform_viewport(out->clip[i], rw, xf->vp_scale[i], xf->vp_center[i]);
-    /* 12.4 screen coordinates: the viewport position truncated to 1/16 pixel,
-     * then the offset subtracted. */
-    out->x16 = gemath_to_fixed(out->screen[0], 4) - xf->offset_x;
-    out->y16 = gemath_to_fixed(out->screen[1], 4) - xf->offset_y;
-    bool neg_x = gemath_cmp(out->screen[0], 0) < 0, neg_y = gemath_cmp(out->screen[1], 0) < 0;
-    bool big = gemath_cmp(out->screen[0], GUARD_LIMIT) >= 0 || gemath_cmp(out->screen[1], GUARD_LIMIT) >= 0;
-    if (xf->depth_clip) {
-        out->outside = neg_x || neg_y || big;
-        out->z = clamp_z(out->screen[2]);
-    } else {
-        int32_t z = gemath_to_fixed(out->screen[2], 0);
-        out->outside = neg_x || neg_y || big || gemath_cmp(out->screen[2], 0) < 0 || z > 65535;
-        out->z = (uint16_t)(z < 0 ? 0 : z > 65535 ? 65535 : z);
-    }
+    xform_screen(xf, out, false);
 }

@@ -34,13 +34,22 @@ struct gt_vout {
     int32_t x16, y16;       /* screen position relative to OFFSET_X/Y, 1/16 pixel */
     uint16_t z;             /* depth */
     bool outside;           /* outside the guard band or depth range: its primitive is dropped */
+    bool behind;            /* clip z < -w: behind the near plane */
+    bool w_negative;        /* clip w < 0 */
+    int8_t zside;           /* clip z / w past +1 (1), past -1 (-1) or inside (0) */
     uint8_t color[4];       /* color0 RGBA */
-    gefloat uv[2];
+    uint8_t color1[4];      /* color1 (separate specular) RGB */
+    gefloat uv[2], q;       /* texture coordinates s, t and the projective q */
+    gefloat fog;            /* fog factor (1: no fog) */
 };
 
 void xform_setup(struct gt_xform *xf, const struct ge_state *st);
 /* Transforms one decoded vertex. */
 void xform_vertex(const struct gt_xform *xf, const struct gt_vin *in, struct gt_vout *out);
+/* From a vertex's clip position: screen position, 12.4 coordinates, depth,
+ * and the flags the discard rules use. always_check: apply the guard band
+ * even to a vertex behind the near plane (vertices made by clipping). */
+void xform_screen(const struct gt_xform *xf, struct gt_vout *out, bool always_check);
 /* The perspective divide and viewport of one coordinate: c / w * scale +
  * center, as (c * recip(w)) then a fused row sum with the viewport. Model
  * choice (the grouping is not measured), in one place. */

@@ -1,0 +1,183 @@
+/* Near-plane clipping and the depth discard rules. Clip positions are set
+ * directly; values are chosen so every interpolation is exact. */
+#include <string.h>
+
+#include "assemble.h"
+#include "clip.h"
+#include "gehelp.h"
+#include "test.h"
+
+static gefloat f(float x) { return gemath_from_float(x); }
+
+/* Identity viewport scale 1 around 2048 (so screen x = 2048 + clip x / w). */
+static void setup(struct ge_state *st, struct gt_xform *xf, int depth_clip)
+{
+    memset(st, 0, sizeof *st);
+    for (int i = 0; i < 3; i++) {
+        st->reg[GE_VIEWPORT_SX + i] = (uint32_t)(GE_VIEWPORT_SX + i) << 24 | dl_float24(i == 2 ? 16384.0f : 1.0f);
+        st->reg[GE_VIEWPORT_SX + 3 + i] = (uint32_t)(GE_VIEWPORT_SX + 3 + i) << 24 | dl_float24(i == 2 ? 32768.0f : 2048.0f);
+    }
+    st->reg[GE_VTYPE] = (uint32_t)GE_VTYPE << 24 | 3u << 7;
+    st->reg[GE_DEPTHCLIP_ON] = (uint32_t)GE_DEPTHCLIP_ON << 24 | (uint32_t)depth_clip;
+    xform_setup(xf, st);
+}
+
+static struct gt_vout vert(const struct gt_xform *xf, float x, float y, float z, float w, uint8_t c)
+{
+    struct gt_vout v;
+    memset(&v, 0, sizeof v);
+    v.clip[0] = f(x), v.clip[1] = f(y), v.clip[2] = f(z), v.clip[3] = f(w);
+    v.q = v.fog = GEMATH_ONE;
+    memset(v.color, c, 4);
+    xform_screen(xf, &v, false);
+    return v;
+}
+
+TEST(clip_lerp_attributes)
+{
+    struct ge_state st;
+    struct gt_xform xf;
+    setup(&st, &xf, 1);
+    struct gt_vout a = vert(&xf, 0, 0, -3, 1, 0), b = vert(&xf, 8, 4, 1, 1, 255), m;
+    a.uv[0] = f(1.0f), b.uv[0] = f(2.0f);
+    clip_lerp(&xf, &a, &b, f(0.25f), &m);
+    CHECK_EQ_U(m.clip[0], f(2.0f));
+    CHECK_EQ_U(m.clip[1], f(1.0f));
+    CHECK_EQ_U(m.clip[2], f(-2.0f));
+    CHECK_EQ_U(m.uv[0], f(1.25f));
+    CHECK_EQ_U(m.color[0], (255 * 64) >> 8); /* t8 = 64: 63 */
+    CHECK_EQ_I(m.x16, (2048 + 2) * 16 - 0);
+}
+
+TEST(clip_triangle_one_behind)
+{
+    /* v0 behind (z + w = -1), v1 and v2 in front (z + w = 1). The polygon is
+     * I(v0,v2), I(v0,v1), v1, v2, with both intersections halfway (t = 0.5). */
+    struct ge_state st;
+    struct gt_xform xf;
+    setup(&st, &xf, 1);
+    struct gt_vout in[3] = {vert(&xf, 0, 0, -2, 1, 0), vert(&xf, 8, 0, 0, 1, 200), vert(&xf, 0, 8, 0, 1, 100)};
+    CHECK(in[0].behind && !in[1].behind && !in[2].behind);
+    struct gt_vout out[CLIP_MAX_POLY];
+    unsigned n = clip_triangle(&xf, in, out);
+    CHECK_EQ_U(n, 4);
+    CHECK_EQ_U(out[0].clip[1], f(4.0f));  /* halfway to v2 */
+    CHECK_EQ_U(out[0].clip[2], f(-1.0f)); /* on the plane z = -w */
+    CHECK_EQ_U(out[1].clip[0], f(4.0f));  /* halfway to v1 */
+    CHECK_EQ_U(out[1].clip[2], f(-1.0f));
+    CHECK_EQ_U(out[1].color[0], 100);     /* (0*128 + 200*128) >> 8 */
+    CHECK_EQ_U(out[2].clip[0], f(8.0f));
+    CHECK_EQ_U(out[3].clip[1], f(8.0f));
+    /* All three behind: nothing left. */
+    struct gt_vout gone[3] = {vert(&xf, 0, 0, -2, 1, 0), vert(&xf, 8, 0, -3, 1, 0), vert(&xf, 0, 8, -4, 1, 0)};
+    CHECK_EQ_U(clip_triangle(&xf, gone, out), 0);
+    /* Two behind: one triangle. */
+    struct gt_vout two[3] = {vert(&xf, 0, 0, -3, 1, 0), vert(&xf, 8, 0, -3, 1, 0), vert(&xf, 0, 8, 1, 1, 0)};
+    CHECK_EQ_U(clip_triangle(&xf, two, out), 3);
+}
+
+struct got {
+    unsigned n;
+    struct gt_prim p[8];
+};
+
+static int collect(void *ctx, const struct gt_prim *p, struct gt_diag *d)
+{
+    struct got *g = ctx;
+    if (g->n < 8) g->p[g->n++] = *p;
+    return GT_OK;
+}
+
+/* Runs one triangle of float positions through asm_prim with identity
+ * matrices and a projection that puts -z into w (w = 1 - z). */
+static void run_tri(struct gehelp *h, const float (*p)[3], int depth_clip, struct gt_asm *a, struct got *g)
+{
+    struct ge_state *st = &h->r.ge.st;
+    struct gt_xform xf;
+    setup(st, &xf, depth_clip);
+    st->world[0] = st->world[4] = st->world[8] = GEMATH_ONE;
+    st->view[0] = st->view[4] = st->view[8] = GEMATH_ONE;
+    st->proj[0] = st->proj[5] = st->proj[10] = GEMATH_ONE;
+    st->proj[15] = GEMATH_ONE;
+    st->proj[11] = f(-1.0f); /* w = 1 - z */
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) {
+            uint32_t u;
+            memcpy(&u, &p[i][k], 4);
+            mem_write32(&h->r.mem, 0x08200000 + (uint32_t)(i * 12 + k * 4), u);
+        }
+    st->vaddr = 0x08200000;
+    struct gt_diag d = {0};
+    asm_init(a);
+    CHECK_EQ_I(asm_prim(a, st, &h->r.mem, (uint32_t)GE_PRIM << 24 | 3u << 16 | 3, collect, g, &d), GT_OK);
+}
+
+TEST(clip_depth_rules_in_assembly)
+{
+    struct gehelp h;
+    struct gt_asm a;
+    gh_init(&h);
+    /* z = 0.2 for all: inside. */
+    const float inside[3][3] = {{0, 0, 0.2f}, {1, 0, 0.2f}, {0, 1, 0.2f}};
+    struct got g = {0};
+    run_tri(&h, inside, 0, &a, &g);
+    CHECK_EQ_U(g.n, 1);
+    /* One vertex at z = 0.75, w = 0.25: z/w = 3 > 1. Without DEPTHCLIP the
+     * triangle goes; with it, it stays (only all-on-one-side goes). */
+    const float far1[3][3] = {{0, 0, 0.75f}, {1, 0, 0.2f}, {0, 1, 0.2f}};
+    g.n = 0;
+    run_tri(&h, far1, 0, &a, &g);
+    CHECK_EQ_U(g.n, 0);
+    CHECK_EQ_U(a.stats.discarded, 1);
+    g.n = 0;
+    run_tri(&h, far1, 1, &a, &g);
+    CHECK_EQ_U(g.n, 1);
+    const float far3[3][3] = {{0, 0, 0.75f}, {1, 0, 0.75f}, {0, 1, 0.75f}};
+    g.n = 0;
+    run_tri(&h, far3, 1, &a, &g);
+    CHECK_EQ_U(g.n, 0);
+    gh_free(&h);
+}
+
+TEST(clip_pieces_reach_assembly)
+{
+    /* Projection w = 1 (constant), z as is: a vertex at z = -2 is behind
+     * (z + w = -1). With DEPTHCLIP on, the triangle is clipped into two
+     * pieces, both drawn (culling off). */
+    struct gehelp h;
+    struct gt_asm a;
+    gh_init(&h);
+    struct ge_state *st = &h.r.ge.st;
+    struct gt_xform xf;
+    setup(st, &xf, 1);
+    st->world[0] = st->world[4] = st->world[8] = GEMATH_ONE;
+    st->view[0] = st->view[4] = st->view[8] = GEMATH_ONE;
+    st->proj[0] = st->proj[5] = st->proj[10] = st->proj[15] = GEMATH_ONE;
+    const float p[3][3] = {{0, 0, -2}, {8, 0, 0}, {0, 8, 0}};
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) {
+            uint32_t u;
+            memcpy(&u, &p[i][k], 4);
+            mem_write32(&h.r.mem, 0x08200000 + (uint32_t)(i * 12 + k * 4), u);
+        }
+    st->vaddr = 0x08200000;
+    struct got g = {0};
+    struct gt_diag d = {0};
+    asm_init(&a);
+    CHECK_EQ_I(asm_prim(&a, st, &h.r.mem, (uint32_t)GE_PRIM << 24 | 3u << 16 | 3, collect, &g, &d), GT_OK);
+    CHECK_EQ_U(a.stats.clipped, 1);
+    CHECK_EQ_U(g.n, 2);
+    /* First piece: I(v0,v2) = (0,4), I(v0,v1) = (4,0), v1 = (8,0) in pixels past 2048. */
+    CHECK_EQ_I(g.p[0].v[0].y16, (2048 + 4) * 16);
+    CHECK_EQ_I(g.p[0].v[1].x16, (2048 + 4) * 16);
+    CHECK_EQ_I(g.p[0].v[2].x16, (2048 + 8) * 16);
+    /* Without DEPTHCLIP, z/w = -2 is past -1: the triangle is dropped before clipping. */
+    st->reg[GE_DEPTHCLIP_ON] = (uint32_t)GE_DEPTHCLIP_ON << 24;
+    g.n = 0;
+    asm_init(&a);
+    CHECK_EQ_I(asm_prim(&a, st, &h.r.mem, (uint32_t)GE_PRIM << 24 | 3u << 16 | 3, collect, &g, &d), GT_OK);
+    CHECK_EQ_U(g.n, 0);
+    CHECK_MSG(a.stats.discarded == 1, "discarded %llu culled %llu clipped %llu", (unsigned long long)a.stats.discarded,
+              (unsigned long long)a.stats.culled, (unsigned long long)a.stats.clipped);
+    gh_free(&h);
+}
