@@ -183,34 +183,93 @@ static int add_vertex(struct ctx *c, const struct gt_vout *v, struct gt_diag *d)
     }
 }
 
-int asm_prim(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *mem, uint32_t word,
-             gt_prim_sink sink, void *ctx, struct gt_diag *d)
+/* Starts a new primitive unless type is 7 ("keep previous"). */
+static void begin(struct gt_asm *a, unsigned type)
 {
-    unsigned type = (word >> 16) & 7;
-    uint32_t count = word & 0xFFFF;
     if (type != 7) {
         a->type = type;
         a->npend = 0;
         a->strip_index = 0;
     }
+}
+
+/* The register-driven parts of a context: shading and culling. */
+static void ctx_from_state(struct ctx *c, const struct ge_state *st)
+{
+    bool clear = ge_reg(st, GE_CLEAR_MODE) & 1;
+    c->flat = clear || !(ge_reg(st, GE_SHADEMODE) & 1);
+    c->cull_on = (ge_reg(st, GE_CULL_ON) & 1) && !clear;
+    c->cull_face = ge_reg(st, GE_CULL) & 1;
+}
+
+int asm_prim(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *mem, uint32_t word,
+             gt_prim_sink sink, void *ctx, struct gt_diag *d)
+{
+    uint32_t count = word & 0xFFFF;
+    begin(a, (word >> 16) & 7);
     if (!count) return GT_OK;
     struct gt_xform xf;
     xform_setup(&xf, st);
     /* A vertex format without a position draws nothing (PPSSPP's behaviour). */
     if (xf.vd.pos == 0) return GT_OK;
     struct ctx c = {a, &xf, sink, ctx, false, false, xf.through, false};
-    bool clear = ge_reg(st, GE_CLEAR_MODE) & 1;
-    c.flat = clear || !(ge_reg(st, GE_SHADEMODE) & 1);
-    c.cull_on = (ge_reg(st, GE_CULL_ON) & 1) && !clear;
-    c.cull_face = ge_reg(st, GE_CULL) & 1;
+    ctx_from_state(&c, st);
     for (uint32_t i = 0; i < count; i++) {
         struct gt_vin in;
         struct gt_vout out;
         uint32_t index = vdec_index(&xf.vd, mem, st->iaddr, i);
         vdec_read(&xf.vd, mem, st->vaddr, index, &in);
+        /* A vertex format without texture coordinates or normals reuses the
+         * last ones read (PPSSPP keeps them across draws; unmeasured). */
+        if (xf.vd.tc)
+            memcpy(a->last_uv, in.uv, sizeof a->last_uv);
+        else
+            memcpy(in.uv, a->last_uv, sizeof in.uv);
+        if (xf.vd.nrm)
+            memcpy(a->last_nrm, in.nrm, sizeof a->last_nrm);
+        else
+            memcpy(in.nrm, a->last_nrm, sizeof in.nrm);
         xform_vertex(&xf, &in, &out);
         int rc = add_vertex(&c, &out, d);
         if (rc < 0) return rc;
     }
     return GT_OK;
+}
+
+int asm_immediate(struct gt_asm *a, const struct ge_state *st, uint32_t vap, gt_prim_sink sink, void *ctx,
+                  struct gt_diag *d)
+{
+    unsigned type = (vap >> 8) & 7;
+    begin(a, type);
+    if (type != 7) a->imm_flags = vap >> 11;
+    struct gt_xform xf;
+    xform_setup(&xf, st);
+    struct ctx c = {a, &xf, sink, ctx, false, false, true, false};
+    ctx_from_state(&c, st);
+    /* The first VAP's flags hold for the whole primitive: bit 7 (18) Gouraud,
+     * bit 8 (19) culling, bit 9 (20) cull face. */
+    bool clear = ge_reg(st, GE_CLEAR_MODE) & 1;
+    c.flat = clear || !((a->imm_flags >> 7) & 1);
+    c.cull_on = ((a->imm_flags >> 8) & 1) && !clear;
+    c.cull_face = (a->imm_flags >> 9) & 1;
+    struct gt_vout v;
+    memset(&v, 0, sizeof v);
+    int32_t bias_x = xf.through ? 0x8000 : xf.offset_x, bias_y = xf.through ? 0x8000 : xf.offset_y;
+    v.x16 = (int32_t)(ge_reg(st, GE_VSCX) & 0xFFFF) - bias_x;
+    v.y16 = (int32_t)(ge_reg(st, GE_VSCX + 1) & 0xFFFF) - bias_y;
+    v.z = (uint16_t)ge_reg(st, GE_VSCX + 2);
+    v.clip[3] = GEMATH_ONE;
+    v.uv[0] = gemath_from_word(st->reg[GE_VSCX + 3]);
+    v.uv[1] = gemath_from_word(st->reg[GE_VSCX + 4]);
+    v.q = gemath_from_word(st->reg[GE_VSCX + 5]);
+    uint32_t rgb = ge_reg(st, GE_VSCX + 6);
+    for (int k = 0; k < 3; k++) v.color[k] = (uint8_t)(rgb >> (8 * k));
+    v.color[3] = (uint8_t)vap;
+    if ((ge_reg(st, GE_LIGHT_MODE) & 1) && !xf.through) {
+        uint32_t spec = ge_reg(st, GE_VSCX + 9);
+        for (int k = 0; k < 3; k++) v.color1[k] = (uint8_t)(spec >> (8 * k));
+    }
+    /* Fog: the 8-bit value as a factor of 255. */
+    v.fog = gemath_from_fixed((int32_t)(((ge_reg(st, GE_VSCX + 8) & 0xFF) << 16) / 255), 16);
+    return add_vertex(&c, &v, d);
 }

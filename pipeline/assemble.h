@@ -40,6 +40,8 @@ struct gt_asm {
     struct gt_vout pend[2];
     unsigned npend;        /* vertices waiting for the next kick */
     unsigned strip_index;  /* triangles formed so far in this strip (winding parity) */
+    uint32_t imm_flags;    /* the primitive flags of the first immediate vertex (VAP bits 11-23) */
+    gefloat last_uv[2], last_nrm[3]; /* reused by vertices without texture coordinates or normals */
     struct gt_asm_stats stats;
 };
 
@@ -48,6 +50,12 @@ void asm_init(struct gt_asm *a);
  * each primitive to sink. */
 int asm_prim(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *mem, uint32_t word,
              gt_prim_sink sink, void *ctx, struct gt_diag *d);
+/* Immediate mode: VAP (0xF7) emits one vertex from the latched VSCX..VSCV
+ * registers (0xF0-0xF9) with the primitive type in its bits 8-10 (7 continues)
+ * (docs/notes/vertex-pipeline.md §11). No transform; in transform mode the
+ * position is relative to OFFSET_X/Y, in through mode to 2048 pixels. */
+int asm_immediate(struct gt_asm *a, const struct ge_state *st, uint32_t vap, gt_prim_sink sink, void *ctx,
+                  struct gt_diag *d);
 /* The culling test of a triangle in primitive order: true when it is drawn.
  * cull_on and cull_face are the registers' bits; flip inverts the sense (odd
  * triangles of a strip). */

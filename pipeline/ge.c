@@ -183,6 +183,13 @@ int ge_h_bbox(struct ge *ge, uint32_t w, struct gt_diag *d)
     return GT_OK;
 }
 
+/* VAP: an immediate-mode vertex for the pipeline. */
+int ge_h_imm(struct ge *ge, uint32_t w, struct gt_diag *d)
+{
+    ge->stats.steps++;
+    return ge->hooks.kick ? ge->hooks.kick(ge->hooks.ctx, ge, w, d) : GT_OK;
+}
+
 int ge_h_texflush(struct ge *ge, uint32_t w, struct gt_diag *d)
 {
     ge->stats.texflushes++;

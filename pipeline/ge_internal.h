@@ -8,6 +8,7 @@ int ge_h_vaddr(struct ge *ge, uint32_t w, struct gt_diag *d);
 int ge_h_iaddr(struct ge *ge, uint32_t w, struct gt_diag *d);
 int ge_h_draw(struct ge *ge, uint32_t w, struct gt_diag *d);
 int ge_h_bbox(struct ge *ge, uint32_t w, struct gt_diag *d);
+int ge_h_imm(struct ge *ge, uint32_t w, struct gt_diag *d);
 int ge_h_jump(struct ge *ge, uint32_t w, struct gt_diag *d);
 int ge_h_bjump(struct ge *ge, uint32_t w, struct gt_diag *d);
 int ge_h_call(struct ge *ge, uint32_t w, struct gt_diag *d);

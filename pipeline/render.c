@@ -22,6 +22,8 @@ static int run_kick(void *ctx, struct ge *ge, uint32_t word, struct gt_diag *d)
     case GE_BBOX:
         ge->list.bbox_result = bbox_test(&ge->st, ge->mem, word & 0xFFFF);
         return GT_OK;
+    case GE_VAP:
+        return asm_immediate(&r->assembler, &ge->st, word, NULL, NULL, d);
     default:
         return GT_OK;
     }

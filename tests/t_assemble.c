@@ -217,3 +217,72 @@ TEST(assemble_guard_band_discard)
     CHECK_EQ_U(a.stats.discarded, 1);
     gh_free(&h);
 }
+
+/* Sets the immediate-mode position registers (1/16 pixel) and depth. */
+static void imm_pos(struct ge_state *st, uint32_t x16, uint32_t y16, uint32_t z)
+{
+    st->reg[GE_VSCX] = (uint32_t)GE_VSCX << 24 | x16;
+    st->reg[GE_VSCX + 1] = (uint32_t)(GE_VSCX + 1) << 24 | y16;
+    st->reg[GE_VSCX + 2] = (uint32_t)(GE_VSCX + 2) << 24 | z;
+}
+
+TEST(assemble_immediate_vertices)
+{
+    /* VAP emits one vertex each; a type other than 7 starts a primitive,
+     * 7 continues it. Through mode: positions relative to 2048 pixels. */
+    struct gehelp h;
+    struct gt_asm a;
+    struct gt_diag d = {0};
+    gh_init(&h);
+    struct ge_state *st = &h.r.ge.st;
+    st->reg[GE_VTYPE] = (uint32_t)GE_VTYPE << 24 | 1u << 23 | 2u << 7;
+    st->reg[GE_VSCX + 6] = (uint32_t)(GE_VSCX + 6) << 24 | 0x332211;
+    struct got g = {0};
+    asm_init(&a);
+    const uint32_t xy[4][2] = {{0x8000 + 16 * 10, 0x8000}, {0x8000 + 16 * 20, 0x8000}, {0x8000, 0x8000 + 16 * 30},
+                               {0x8000 + 16 * 40, 0x8000 + 16 * 40}};
+    for (int i = 0; i < 4; i++) {
+        imm_pos(st, xy[i][0], xy[i][1], (uint32_t)i);
+        uint32_t type = i == 0 ? 4u : 7u; /* a strip, continued */
+        CHECK_EQ_I(asm_immediate(&a, st, (uint32_t)GE_VAP << 24 | type << 8 | 0x80, collect, &g, &d), GT_OK);
+    }
+    CHECK_EQ_S(seq(&g), "0,1,2;1,2,3");
+    CHECK_EQ_I(g.p[0].v[0].x16, 160);
+    CHECK_EQ_I(g.p[0].v[2].y16, 480);
+    CHECK(g.p[0].v[0].color[0] == 0x11 && g.p[0].v[0].color[2] == 0x33 && g.p[0].v[0].color[3] == 0x80);
+    /* Transform mode: relative to OFFSET_X/Y. */
+    st->reg[GE_VTYPE] = (uint32_t)GE_VTYPE << 24 | 2u << 7;
+    st->reg[GE_OFFSET_X] = (uint32_t)GE_OFFSET_X << 24 | 1808 << 4;
+    st->reg[GE_OFFSET_Y] = (uint32_t)GE_OFFSET_Y << 24 | 1912 << 4;
+    g.n = 0;
+    imm_pos(st, (1808 + 5) << 4, (1912 + 6) << 4, 9);
+    CHECK_EQ_I(asm_immediate(&a, st, (uint32_t)GE_VAP << 24 | 0u << 8, collect, &g, &d), GT_OK);
+    CHECK_EQ_U(g.n, 1);
+    CHECK(g.p[0].kind == GT_POINT && g.p[0].v[0].x16 == 5 * 16 && g.p[0].v[0].y16 == 6 * 16 && g.p[0].v[0].z == 9);
+    gh_free(&h);
+}
+
+TEST(assemble_latches_missing_attributes)
+{
+    /* A vertex format without texture coordinates reuses the last ones read
+     * by an earlier draw (PPSSPP's behaviour). Format 1: u16 uv + s16 pos
+     * (through); format 2: s16 pos only. */
+    struct gehelp h;
+    struct gt_asm a;
+    struct gt_diag d = {0};
+    gh_init(&h);
+    struct ge_state *st = &h.r.ge.st;
+    mem_write16(&h.r.mem, VB, 7);
+    mem_write16(&h.r.mem, VB + 2, 9);
+    st->reg[GE_VTYPE] = (uint32_t)GE_VTYPE << 24 | 1u << 23 | 2u | 2u << 7;
+    st->vaddr = VB;
+    struct got g = {0};
+    asm_init(&a);
+    CHECK_EQ_I(asm_prim(&a, st, &h.r.mem, (uint32_t)GE_PRIM << 24 | 0u << 16 | 1, collect, &g, &d), GT_OK);
+    st->reg[GE_VTYPE] = (uint32_t)GE_VTYPE << 24 | 1u << 23 | 2u << 7;
+    CHECK_EQ_I(asm_prim(&a, st, &h.r.mem, (uint32_t)GE_PRIM << 24 | 0u << 16 | 1, collect, &g, &d), GT_OK);
+    CHECK_EQ_U(g.n, 2);
+    CHECK_EQ_U(g.p[1].v[0].uv[0], gemath_from_int(7));
+    CHECK_EQ_U(g.p[1].v[0].uv[1], gemath_from_int(9));
+    gh_free(&h);
+}
