@@ -30,6 +30,7 @@ void ge_list_start(struct ge *ge, uint32_t pc, uint32_t stall)
     ge->list.state = GE_LIST_RUNNING;
     ge->list.pc = pc & GT_ADDR_MASK;
     ge->list.stall = stall & GT_ADDR_MASK;
+    ge->list.start_steps = ge->stats.steps;
 }
 
 void ge_list_set_stall(struct ge *ge, uint32_t stall)
@@ -67,16 +68,15 @@ int ge_run(struct ge *ge, struct gt_diag *d)
 {
     struct ge_list *l = &ge->list;
     uint64_t budget = ge->step_budget ? ge->step_budget : GT_DEFAULT_STEP_BUDGET;
-    uint64_t start = ge->stats.steps;
     if (l->state == GE_LIST_STALLED && l->pc != l->stall) l->state = GE_LIST_RUNNING;
     while (l->state == GE_LIST_RUNNING && !ge->stopped) {
         if (l->stall && l->pc == l->stall) {
             l->state = GE_LIST_STALLED;
             break;
         }
-        if (ge->stats.steps - start >= budget)
+        if (ge->stats.steps - l->start_steps >= budget)
             return gt_fail(d, GT_ESTEP_LIMIT,
-                           "display list ran %llu words without ending (pc 0x%08x): runaway list stopped",
+                           "display list used its budget of %llu steps without ending (pc 0x%08x): runaway list stopped",
                            (unsigned long long)budget, l->pc);
         uint8_t *p = mem_ptr(ge->mem, l->pc, 4);
         if (!p || (l->pc & 3))

@@ -46,6 +46,7 @@ struct ge_list {
     uint32_t pc, stall;       /* stall 0: none */
     uint32_t next_pc;         /* where the word being executed continues (branches change it) */
     uint32_t prev_word;       /* the word executed before the current one (END looks at it) */
+    uint64_t start_steps;     /* stats.steps when the list started: the budget counts from here */
     int depth;                /* CALL nesting, at most GT_CALL_DEPTH */
     uint32_t ret_pc[GT_CALL_DEPTH], ret_offset[GT_CALL_DEPTH], ret_base[GT_CALL_DEPTH];
     bool bbox_result;         /* last BBOX: true when the box may be visible (false when a list starts) */
@@ -65,7 +66,7 @@ struct ge {
     struct ge_list list;
     struct ge_hooks hooks;
     struct ge_stats stats;
-    uint64_t step_budget;     /* steps one ge_run may take (0: GT_DEFAULT_STEP_BUDGET) */
+    uint64_t step_budget;     /* steps one list may take, over all its ge_run calls (0: GT_DEFAULT_STEP_BUDGET) */
     uint64_t draw_limit;      /* stop after this many draws (0: no limit) */
     bool stopped;             /* draw_limit reached: nothing more runs */
 };
@@ -78,7 +79,8 @@ void ge_list_start(struct ge *ge, uint32_t pc, uint32_t stall);
 void ge_list_set_stall(struct ge *ge, uint32_t stall);
 /* Runs the current list until it stalls, ends (FINISH then END), pauses,
  * the draw limit is reached, or an error. Returns 0 or a negative gt_err
- * (GT_ESTEP_LIMIT when the step budget runs out: a runaway list). */
+ * (GT_ESTEP_LIMIT when the list's step budget runs out: a runaway list; the
+ * budget covers the whole list, across stalls, so a replay is bounded too). */
 int ge_run(struct ge *ge, struct gt_diag *d);
 /* Executes a single word outside any list (register restore, tests). Flow
  * control words have no list to act on and only store their value. */

@@ -330,3 +330,28 @@ TEST(replay_arena_recycles_when_full)
     free(tex);
     done(r, &b);
 }
+
+TEST(replay_budget_spans_records)
+{
+    /* The step budget covers the whole replayed list: 100 records of 20
+     * words each (2000 steps) stop a budget of 1000, though no single
+     * record comes near it. */
+    struct dumpb b;
+    dumpb_init(&b, 6);
+    dumpb_init_record(&b, NULL, 0);
+    for (int i = 0; i < 100; i++) {
+        struct dl l;
+        dl_init(&l);
+        for (int k = 0; k < 20; k++) dl_cmd(&l, GE_NOP, 0);
+        dumpb_registers(&b, &l);
+        dl_free(&l);
+    }
+    struct gt_render *r = malloc(sizeof *r);
+    struct gt_diag d = {0};
+    CHECK(r && gt_render_init(r, &d) == GT_OK);
+    r->ge.step_budget = 1000;
+    CHECK_EQ_I(gt_render_replay(r, &b.d, 0, &d), GT_ESTEP_LIMIT);
+    CHECK(r->stats.records < 60);
+    r->ge.step_budget = 0;
+    done(r, &b);
+}
