@@ -2,7 +2,9 @@
 #include "assemble.h"
 
 #include "clip.h"
+#include "patch.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void asm_init(struct gt_asm *a)
@@ -272,4 +274,34 @@ int asm_immediate(struct gt_asm *a, const struct ge_state *st, uint32_t vap, gt_
     /* Fog: the 8-bit value as a factor of 255. */
     v.fog = gemath_from_fixed((int32_t)(((ge_reg(st, GE_VSCX + 8) & 0xFF) << 16) / 255), 16);
     return add_vertex(&c, &v, d);
+}
+
+int asm_patch(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *mem, uint32_t word,
+              gt_prim_sink sink, void *ctx, struct gt_diag *d)
+{
+    struct gt_patch_out po;
+    int rc = patch_tessellate(st, mem, word, &po, d);
+    if (rc == GT_ETOO_BIG) {
+        /* A legal but enormous patch: dropped and counted, not an error. */
+        a->stats.patches_dropped++;
+        return GT_OK;
+    }
+    if (rc < 0) return rc;
+    struct gt_xform xf;
+    xform_setup(&xf, st);
+    xf.nweights = 0; /* patch vertices come out already skinned */
+    struct ctx c = {a, &xf, sink, ctx, false, false, xf.through, false};
+    ctx_from_state(&c, st);
+    struct gt_vout *out = po.nv ? malloc(sizeof *out * po.nv) : NULL;
+    if (po.nv && !out) {
+        patch_free(&po);
+        return gt_fail(d, GT_ENOMEM, "cannot allocate %u patch vertices", po.nv);
+    }
+    for (uint32_t i = 0; i < po.nv; i++) xform_vertex(&xf, &po.v[i], &out[i]);
+    begin(a, po.prim_type);
+    for (uint32_t i = 0; i < po.nidx && rc == GT_OK; i++)
+        if (po.idx[i] < po.nv) rc = add_vertex(&c, &out[po.idx[i]], d);
+    free(out);
+    patch_free(&po);
+    return rc;
 }

@@ -32,6 +32,7 @@ struct gt_asm_stats {
     uint64_t culled;       /* back-facing or zero-area triangles */
     uint64_t discarded;    /* a vertex outside the guard band or depth range */
     uint64_t clipped;      /* triangles and lines cut by the near plane */
+    uint64_t patches_dropped; /* BEZIER/SPLINE kicks over patch.c's vertex cap */
 };
 
 /* Assembly state that lives across kicks (type 7 continues it). */
@@ -50,6 +51,10 @@ void asm_init(struct gt_asm *a);
  * each primitive to sink. */
 int asm_prim(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *mem, uint32_t word,
              gt_prim_sink sink, void *ctx, struct gt_diag *d);
+/* A BEZIER or SPLINE word: tessellates the patch (patch.c), transforms the
+ * generated vertices (already skinned) and assembles its primitives. */
+int asm_patch(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *mem, uint32_t word,
+              gt_prim_sink sink, void *ctx, struct gt_diag *d);
 /* Immediate mode: VAP (0xF7) emits one vertex from the latched VSCX..VSCV
  * registers (0xF0-0xF9) with the primitive type in its bits 8-10 (7 continues)
  * (docs/notes/vertex-pipeline.md §11). No transform; in transform mode the

@@ -6,8 +6,9 @@
 #include <string.h>
 
 /* A PRIM kick goes through vertex decode, transform and assembly; the
- * primitives are counted (gt_asm_stats) until the rasterizer lands. BEZIER
- * and SPLINE are counted as curves until patches land. BBOX runs its test. */
+ * primitives are counted (gt_asm_stats) until the rasterizer lands.
+ * BEZIER and SPLINE are tessellated, then assembled the same way. BBOX runs
+ * its test. */
 static int run_kick(void *ctx, struct ge *ge, uint32_t word, struct gt_diag *d)
 {
     struct gt_render *r = ctx;
@@ -18,7 +19,7 @@ static int run_kick(void *ctx, struct ge *ge, uint32_t word, struct gt_diag *d)
     case GE_BEZIER:
     case GE_SPLINE:
         r->stats.curves++;
-        return GT_OK;
+        return asm_patch(&r->assembler, &ge->st, ge->mem, word, NULL, NULL, d);
     case GE_BBOX:
         ge->list.bbox_result = bbox_test(&ge->st, ge->mem, word & 0xFFFF);
         return GT_OK;

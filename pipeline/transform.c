@@ -40,19 +40,18 @@ gefloat xform_viewport(gefloat c, gefloat rw, gefloat scale, gefloat center)
     return gemath_dot4(a, b);
 }
 
-/* Skinning: the weighted sum of the bone matrices, element by element as
- * fused row sums over groups of four weights (the same grouping as morphing;
- * model choice), then applied to the position. */
-static void skin(const struct gt_xform *xf, const struct gt_vin *in, gefloat pos[3])
+void xform_skin(const gefloat bone[GT_BONE_MATRIX_WORDS], unsigned nweights, const gefloat weight[8],
+                const gefloat pos[3], gefloat out[3])
 {
     gefloat m[12];
+    if (nweights > 8) nweights = 8;
     for (int e = 0; e < 12; e++) {
-        gefloat v[8];
-        for (unsigned j = 0; j < xf->nweights; j++) v[j] = xf->bone[j * 12 + (unsigned)e];
-        m[e] = vdec_morph_sum(v, in->weight, xf->nweights);
+        gefloat v[8] = {0};
+        for (unsigned j = 0; j < nweights; j++) v[j] = bone[j * 12 + (unsigned)e];
+        m[e] = vdec_morph_sum(v, weight, nweights);
     }
-    const gefloat p[4] = {in->pos[0], in->pos[1], in->pos[2], GEMATH_ONE};
-    gemath_mat43_apply(m, p, pos);
+    const gefloat p[4] = {pos[0], pos[1], pos[2], GEMATH_ONE};
+    gemath_mat43_apply(m, p, out);
 }
 
 static uint16_t clamp_z(gefloat z)
@@ -110,7 +109,7 @@ void xform_vertex(const struct gt_xform *xf, const struct gt_vin *in, struct gt_
     }
     gefloat pos[3];
     if (xf->nweights)
-        skin(xf, in, pos);
+        xform_skin(xf->bone, xf->nweights, in->weight, in->pos, pos);
     else
         memcpy(pos, in->pos, sizeof pos);
     const gefloat p[4] = {pos[0], pos[1], pos[2], GEMATH_ONE};

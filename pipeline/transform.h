@@ -50,6 +50,11 @@ void xform_vertex(const struct gt_xform *xf, const struct gt_vin *in, struct gt_
  * and the flags the discard rules use. always_check: apply the guard band
  * even to a vertex behind the near plane (vertices made by clipping). */
 void xform_screen(const struct gt_xform *xf, struct gt_vout *out, bool always_check);
+/* Skinning: the weighted sum of the bone matrices, element by element as
+ * fused row sums over groups of four weights (the same grouping as morphing;
+ * model choice, one place), applied to the position. */
+void xform_skin(const gefloat bone[GT_BONE_MATRIX_WORDS], unsigned nweights, const gefloat weight[8],
+                const gefloat pos[3], gefloat out[3]);
 /* The perspective divide and viewport of one coordinate: c / w * scale +
  * center, as (c * recip(w)) then a fused row sum with the viewport. Model
  * choice (the grouping is not measured), in one place. */

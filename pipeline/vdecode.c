@@ -69,6 +69,12 @@ uint32_t vdec_index(const struct gt_vdec *vd, const struct gt_mem *mem, uint32_t
     }
 }
 
+gefloat vdec_uv_scale(const struct gt_vdec *vd, int k, gefloat uv)
+{
+    const gefloat a[4] = {uv, GEMATH_ONE, 0, 0}, b[4] = {vd->uvscale[k], vd->uvoff[k], 0, 0};
+    return gemath_dot4(a, b);
+}
+
 gefloat vdec_morph_sum(const gefloat *v, const gefloat *w, unsigned n)
 {
     if (n <= 1) return gemath_mul(v[0], w[0]);
@@ -182,10 +188,7 @@ void vdec_read(const struct gt_vdec *vd, const struct gt_mem *mem, uint32_t vadd
             gefloat v[8] = {0};
             for (unsigned m = 0; m < n; m++) v[m] = t[m][k];
             out->uv[k] = n > 1 ? vdec_morph_sum(v, vd->morph, n) : v[0];
-            if (vd->uv_scale) {
-                const gefloat a[4] = {out->uv[k], GEMATH_ONE, 0, 0}, b[4] = {vd->uvscale[k], vd->uvoff[k], 0, 0};
-                out->uv[k] = gemath_dot4(a, b);
-            }
+            if (vd->uv_scale) out->uv[k] = vdec_uv_scale(vd, k, out->uv[k]);
         }
     }
 

@@ -3,3 +3,4 @@
 #include "list_core.h"
 #include "list_gemath.h"
 #include "list_bad.h"
+#include "list_patch.h"

@@ -1,0 +1,354 @@
+/* Bezier and spline patch tessellation (see patch.h). Integer GE arithmetic
+ * only (gemath); no host floating point. Every constant or structure that
+ * GE-HARDWARE.md §4 does not fix is a named model choice below. */
+#include "patch.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "transform.h"
+
+/* Registers read here that ge_cmd.h does not name. */
+#define REG_MAT_AMBIENT 0x55 /* material ambient RGB, red in the low byte */
+#define REG_MAT_ALPHA 0x58   /* material alpha, low byte */
+
+/* Model choice (unmeasured): PATCH_FACING only negates the generated normals
+ * (PPSSPP, docs/notes/vertex-pipeline.md §9.1); it does not change the
+ * winding of the generated triangles. Set to 1 to make it also swap the
+ * second and third vertex of every triangle, should a probe show that. */
+#define PATCH_FACING_FLIPS_WINDING 0
+
+/* The scalar channels a control point carries through the lerps:
+ * position x, y, z; texture u, v; color R, G, B, A (as integers 0..255). */
+enum { CH_POS = 0, CH_UV = 3, CH_COL = 5, NCH = 9 };
+
+struct cpoint {
+    gefloat c[NCH];
+};
+
+/* One grid line of the tessellation along one direction (u or v). */
+struct gline {
+    uint32_t patch; /* patch index along this direction */
+    uint32_t tile;  /* grid line within the patch, 0..tess */
+    uint32_t first; /* first of the four control points the patch uses along this direction */
+    uint16_t k;     /* the patch parameter as k/256 (0..256) */
+    uint16_t f[6];  /* lerp factors: level 1 (points 0-1, 1-2, 2-3), level 2 (2), level 3 (1) */
+};
+
+/* ---- Model choices: the lerp factors ---- */
+
+/* The parameter of grid line i (0..tess) of a patch divided tess times, as
+ * k/256: k = floor(256 * i / tess). Model choice (GE-HARDWARE.md §4 gives an
+ * 8-bit fraction but not how it follows from the division): i = 0 and
+ * i = tess give 0 and 256, so patch edges pass control points through. */
+static unsigned patch_k(unsigned i, unsigned tess)
+{
+    return 256u * i / tess;
+}
+
+/* Knot i (0 .. n + 3) of the cubic B-spline over n control points: the
+ * uniform knots i - 3, so patch p spans [p, p + 1] and the domain is
+ * [0, n - 3]; an open (clamped) start makes knots 0..3 equal 0, an open end
+ * makes knots n..n+3 equal n - 3 (docs/notes/vertex-pipeline.md §9.1, §9.3:
+ * knot type bit 0 = open start, bit 1 = open end). */
+static int32_t spline_knot(int32_t i, int32_t n, unsigned type)
+{
+    if ((type & 1) && i < 3) return 0;
+    if ((type & 2) && i > n) return n - 3;
+    return i - 3;
+}
+
+/* Spline lerp factors. GE-HARDWARE.md §4 says patches are repeated lerps
+ * with t = k/256 but gives no spline factors. Model choice (unmeasured): de
+ * Boor's algorithm on the knot vector above, each level's ratio
+ * (t - knot_i) / (knot_{i+4-r} - knot_i) with t = p + k/256, turned into an
+ * 8-bit factor by truncation: floor((k + 256 * (p - knot_i)) / span). Over
+ * patch p (span j = p + 3) the four points are p..p+3; level r = 1..3 lerps
+ * neighbours i - 1, i for i = j - 3 + r .. j. Ratios are 0..1 (span 1..3),
+ * exactly 0 or 1 only where the knots make them so, so an open end passes
+ * its end control point through and the 4-point open/open spline is the
+ * Bezier patch exactly (PPSSPP's weights for that case are a known bug,
+ * docs/notes/vertex-pipeline.md §9.3; not reproduced). */
+static void spline_factors(unsigned n, unsigned type, unsigned p, unsigned k, uint16_t f[6])
+{
+    const int32_t j = (int32_t)p + 3, ni = (int32_t)n;
+    unsigned o = 0;
+    for (int32_t r = 1; r <= 3; r++) {
+        for (int32_t i = j - 3 + r; i <= j; i++) {
+            int32_t ki = spline_knot(i, ni, type);
+            int32_t m = (int32_t)p - ki;                    /* t - knot_i = m + k/256, m >= 0 */
+            int32_t span = spline_knot(i + 4 - r, ni, type) - ki; /* 1..3 */
+            f[o++] = (uint16_t)(((int32_t)k + 256 * m) / span);
+        }
+    }
+}
+
+/* The grid lines of one direction: Bezier patches each have their own
+ * tess + 1 lines; a spline's lines are shared between neighbouring patches
+ * (patches * tess + 1), a line on a patch boundary being evaluated in the
+ * earlier patch at k = 256 (as PPSSPP). The choice is immaterial: at a knot
+ * the earlier span's extra lerps have factor 256 and pass through, and the
+ * remaining ones are the later span's at k = 0 with the same (m, span)
+ * pairs, so both give the same bits. Returns the line count, 0 when
+ * allocation fails. */
+static uint32_t make_lines(bool spline, unsigned n, unsigned type, unsigned tess, struct gline **out)
+{
+    uint32_t npatch = spline ? n - 3 : (n - 1) / 3;
+    uint32_t count = spline ? npatch * tess + 1 : npatch * (tess + 1);
+    struct gline *l = calloc(count, sizeof *l);
+    *out = l;
+    if (!l) return 0;
+    for (uint32_t g = 0; g < count; g++) {
+        struct gline *e = &l[g];
+        if (spline) {
+            e->patch = g == 0 ? 0 : (g - 1) / tess;
+            e->tile = g - e->patch * tess;
+            e->first = e->patch;
+        } else {
+            e->patch = g / (tess + 1);
+            e->tile = g % (tess + 1);
+            e->first = 3 * e->patch;
+        }
+        e->k = (uint16_t)patch_k(e->tile, tess);
+        if (spline) {
+            spline_factors(n, type, e->patch, e->k, e->f);
+        } else {
+            for (int i = 0; i < 6; i++) e->f[i] = e->k; /* de Casteljau: one t at every level */
+        }
+    }
+    return count;
+}
+
+/* ---- Evaluation ---- */
+
+/* Three levels of lerps over four values (GE-HARDWARE.md §4). *tan, when
+ * asked for, gets the tangent direction: the difference of the two level-2
+ * values (the derivative divided by 3 for a Bezier patch, by 3 / span for a
+ * spline; the scale is dropped, normals are normalised). Model choice: the
+ * difference is one GE subtraction. */
+static gefloat eval4(gefloat p0, gefloat p1, gefloat p2, gefloat p3, const uint16_t f[6], gefloat *tan)
+{
+    gefloat a0 = gemath_lerp(p0, p1, f[0]), a1 = gemath_lerp(p1, p2, f[1]), a2 = gemath_lerp(p2, p3, f[2]);
+    gefloat b0 = gemath_lerp(a0, a1, f[3]), b1 = gemath_lerp(a1, a2, f[4]);
+    if (tan) *tan = gemath_sub(b1, b0);
+    return gemath_lerp(b0, b1, f[5]);
+}
+
+/* The normal from the two tangents: the cross product tu x tv, each
+ * component one fused row sum of its two products, normalised by the rsqrt
+ * table (GE-HARDWARE.md §1) of the squared length (one row sum); negated
+ * when `flip`. A zero cross product gives (0, 0, 0) (PPSSPP: NaN). */
+static void patch_normal(const gefloat tu[3], const gefloat tv[3], bool flip, gefloat n[3])
+{
+    gefloat c[3];
+    for (int i = 0; i < 3; i++) {
+        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        const gefloat a[3] = {tu[i1], gemath_neg(tu[i2]), 0}, b[3] = {tv[i2], tv[i1], 0};
+        c[i] = gemath_dot3(a, b);
+    }
+    gefloat len2 = gemath_dot3(c, c);
+    if (gemath_cmp(len2, 0) == 0) {
+        n[0] = n[1] = n[2] = GEMATH_ZERO;
+        return;
+    }
+    gefloat r = gemath_rsqrt(len2);
+    for (int i = 0; i < 3; i++) {
+        n[i] = gemath_mul(c[i], r);
+        if (flip) n[i] = gemath_neg(n[i]);
+    }
+}
+
+static uint8_t color_from(gefloat x)
+{
+    int32_t v = gemath_to_fixed(x, 0); /* truncation toward zero */
+    return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+}
+
+/* ---- Primitives ---- */
+
+/* The six indices of one grid cell (see patch.h). */
+static uint32_t *emit_cell(uint32_t *o, unsigned prim_type, bool flip, uint32_t tl, uint32_t tr, uint32_t bl, uint32_t br)
+{
+    if (prim_type == 1) {
+        o[0] = tl, o[1] = bl, o[2] = tr, o[3] = br, o[4] = tr, o[5] = bl;
+    } else if (prim_type == 3 && flip) {
+        o[0] = tl, o[1] = tr, o[2] = bl, o[3] = tr, o[4] = br, o[5] = bl;
+    } else {
+        o[0] = tl, o[1] = bl, o[2] = tr, o[3] = tr, o[4] = bl, o[5] = br;
+    }
+    return o + 6;
+}
+
+uint32_t patch_point_count(uint32_t word)
+{
+    return (word & 0xFF) * ((word >> 8) & 0xFF);
+}
+
+void patch_free(struct gt_patch_out *out)
+{
+    if (!out) return;
+    free(out->v);
+    free(out->idx);
+    memset(out, 0, sizeof *out);
+}
+
+int patch_tessellate(const struct ge_state *st, const struct gt_mem *mem, uint32_t word,
+                     struct gt_patch_out *out, struct gt_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    unsigned cmd = word >> 24;
+    if (cmd != GE_BEZIER && cmd != GE_SPLINE) return gt_fail(d, GT_EARG, "patch: command 0x%02x is not BEZIER or SPLINE", cmd);
+    const bool spline = cmd == GE_SPLINE;
+    const unsigned nu = word & 0xFF, nv = (word >> 8) & 0xFF;
+    const unsigned type_u = spline ? (word >> 16) & 3 : 0, type_v = spline ? (word >> 18) & 3 : 0;
+    const uint32_t div = ge_reg(st, GE_PATCH_DIV);
+    const unsigned tess_u = (div & 0x7F) ? (div & 0x7F) : 1, tess_v = ((div >> 8) & 0x7F) ? ((div >> 8) & 0x7F) : 1;
+    const unsigned pp = ge_reg(st, GE_PATCH_PRIM) & 3;
+    out->prim_type = pp == 0 ? 3 : pp == 1 ? 1 : 0;
+    const bool facing = ge_reg(st, GE_PATCH_FACING) & 1;
+
+    struct gt_vdec vd;
+    vdec_setup(&vd, st);
+    /* Nothing is drawn with fewer than 4 points either way, or without positions. */
+    if (nu < 4 || nv < 4 || vd.pos == 0) return GT_OK;
+
+    const bool has_tc = vd.tc != 0, has_col = vd.col != 0;
+    const bool need_nrm = vd.nrm != 0 || (ge_reg(st, GE_LIGHTING_ON) & 1);
+    const bool uv_scale = vd.uv_scale;
+    const bool skinned = !vd.through && vd.wt != 0;
+    vd.uv_scale = false; /* control points: texture coordinates without scale/offset */
+
+    const uint32_t npu = spline ? nu - 3 : (nu - 1) / 3, npv = spline ? nv - 3 : (nv - 1) / 3;
+    const uint64_t nlu = spline ? (uint64_t)npu * tess_u + 1 : (uint64_t)npu * (tess_u + 1);
+    const uint64_t nlv = spline ? (uint64_t)npv * tess_v + 1 : (uint64_t)npv * (tess_v + 1);
+    if (nlu * nlv > PATCH_MAX_VERTICES)
+        return gt_fail(d, GT_ETOO_BIG, "patch: %ux%u control points at division %ux%u make %llu vertices (limit %u)",
+                       nu, nv, tess_u, tess_v, (unsigned long long)(nlu * nlv), PATCH_MAX_VERTICES);
+    const uint64_t ncells = spline ? (nlu - 1) * (nlv - 1) : (uint64_t)npu * npv * tess_u * tess_v;
+
+    int rc = GT_OK;
+    struct gline *lu = NULL, *lv = NULL;
+    struct cpoint *cp = NULL, *colv = NULL;
+    gefloat (*colt)[3] = NULL;
+    out->nv = (uint32_t)(nlu * nlv);
+    out->nidx = (uint32_t)(ncells * 6);
+    out->v = calloc(out->nv, sizeof *out->v);
+    out->idx = malloc(out->nidx * sizeof *out->idx);
+    cp = malloc((size_t)nu * nv * sizeof *cp);
+    colv = malloc(nu * sizeof *colv);
+    colt = malloc(nu * sizeof *colt);
+    if (!out->v || !out->idx || !cp || !colv || !colt || !make_lines(spline, nu, type_u, tess_u, &lu) ||
+        !make_lines(spline, nv, type_v, tess_v, &lv)) {
+        rc = gt_fail(d, GT_ENOMEM, "patch: out of memory for %u vertices", out->nv);
+        goto done;
+    }
+
+    /* Control points: element v * nu + u, through the index buffer if any. */
+    uint8_t defcolor[4];
+    {
+        uint32_t amb = ge_reg(st, REG_MAT_AMBIENT);
+        defcolor[0] = (uint8_t)amb, defcolor[1] = (uint8_t)(amb >> 8), defcolor[2] = (uint8_t)(amb >> 16);
+        defcolor[3] = (uint8_t)ge_reg(st, REG_MAT_ALPHA);
+    }
+    for (uint32_t i = 0; i < nu * nv; i++) {
+        struct gt_vin v;
+        vdec_read(&vd, mem, st->vaddr, vdec_index(&vd, mem, st->iaddr, i), &v);
+        gefloat pos[3];
+        if (skinned)
+            xform_skin(st->bone, vd.nweights, v.weight, v.pos, pos);
+        else
+            memcpy(pos, v.pos, sizeof pos);
+        for (int k = 0; k < 3; k++) cp[i].c[CH_POS + k] = pos[k];
+        for (int k = 0; k < 2; k++) cp[i].c[CH_UV + k] = v.uv[k];
+        /* Colors enter the lerps as the exact integers 0..255 (model choice). */
+        for (int k = 0; k < 4; k++) cp[i].c[CH_COL + k] = gemath_from_int(v.color[k]);
+    }
+
+    /* Which channels are lerped: positions always, the others if present. */
+    unsigned chans[NCH], nch = 0;
+    for (unsigned c = 0; c < NCH; c++)
+        if (c < CH_UV || (c < CH_COL ? has_tc : has_col)) chans[nch++] = c;
+    const uint32_t per_patch = (tess_u + 1) * (tess_v + 1); /* Bezier: vertices of one patch */
+    for (uint32_t gv = 0; gv < nlv; gv++) {
+        const struct gline *ev = &lv[gv];
+        /* Down each column: the four points of column u at rows first..first+3. */
+        uint32_t ncols = spline ? nu : 3 * npu + 1;
+        for (uint32_t u = 0; u < ncols; u++) {
+            const struct cpoint *p0 = &cp[(ev->first + 0) * nu + u], *p1 = &cp[(ev->first + 1) * nu + u];
+            const struct cpoint *p2 = &cp[(ev->first + 2) * nu + u], *p3 = &cp[(ev->first + 3) * nu + u];
+            for (unsigned ci = 0; ci < nch; ci++) {
+                const unsigned c = chans[ci];
+                gefloat *tan = need_nrm && c < 3 ? &colt[u][c] : NULL;
+                colv[u].c[c] = eval4(p0->c[c], p1->c[c], p2->c[c], p3->c[c], ev->f, tan);
+            }
+        }
+        /* Then once along the row of column results. */
+        for (uint32_t gu = 0; gu < nlu; gu++) {
+            const struct gline *eu = &lu[gu];
+            const struct cpoint *q = &colv[eu->first];
+            uint32_t vi = spline ? gv * (uint32_t)nlu + gu
+                                 : (ev->patch * npu + eu->patch) * per_patch + ev->tile * (tess_u + 1) + eu->tile;
+            struct gt_vin *o = &out->v[vi];
+            gefloat tu[3] = {0}, tv[3], val[NCH] = {0};
+            for (unsigned ci = 0; ci < nch; ci++) {
+                const unsigned c = chans[ci];
+                val[c] = eval4(q[0].c[c], q[1].c[c], q[2].c[c], q[3].c[c], eu->f, need_nrm && c < 3 ? &tu[c] : NULL);
+            }
+            for (int k = 0; k < 3; k++) o->pos[k] = val[CH_POS + k];
+            if (need_nrm) {
+                gefloat(*t)[3] = &colt[eu->first];
+                for (int k = 0; k < 3; k++) tv[k] = eval4(t[0][k], t[1][k], t[2][k], t[3][k], eu->f, NULL);
+                patch_normal(tu, tv, facing, o->nrm);
+            } else {
+                o->nrm[0] = o->nrm[1] = 0, o->nrm[2] = GEMATH_ONE;
+            }
+            if (has_tc) {
+                o->uv[0] = val[CH_UV], o->uv[1] = val[CH_UV + 1];
+            } else {
+                /* Generated: patch index plus the parameter (exact). */
+                o->uv[0] = gemath_from_fixed((int32_t)(eu->patch * 256 + eu->k), 8);
+                o->uv[1] = gemath_from_fixed((int32_t)(ev->patch * 256 + ev->k), 8);
+            }
+            if (uv_scale)
+                for (int k = 0; k < 2; k++) o->uv[k] = vdec_uv_scale(&vd, k, o->uv[k]);
+            if (has_col) {
+                for (int k = 0; k < 4; k++) o->color[k] = color_from(val[CH_COL + k]);
+            } else {
+                memcpy(o->color, defcolor, 4);
+            }
+        }
+    }
+
+    /* Primitives. */
+    {
+        const bool flip = PATCH_FACING_FLIPS_WINDING && facing;
+        uint32_t *ip = out->idx;
+        if (spline) {
+            const uint32_t w = (uint32_t)nlu;
+            for (uint32_t v = 0; v + 1 < nlv; v++)
+                for (uint32_t u = 0; u + 1 < nlu; u++)
+                    ip = emit_cell(ip, out->prim_type, flip, v * w + u, v * w + u + 1, (v + 1) * w + u, (v + 1) * w + u + 1);
+        } else {
+            const uint32_t w = tess_u + 1;
+            for (uint32_t pu = 0; pu < npu; pu++)
+                for (uint32_t pv = 0; pv < npv; pv++) {
+                    const uint32_t base = (pv * npu + pu) * per_patch;
+                    for (uint32_t v = 0; v < tess_v; v++)
+                        for (uint32_t u = 0; u < tess_u; u++) {
+                            uint32_t tl = base + v * w + u;
+                            ip = emit_cell(ip, out->prim_type, flip, tl, tl + 1, tl + w, tl + w + 1);
+                        }
+                }
+        }
+    }
+
+done:
+    free(lu);
+    free(lv);
+    free(cp);
+    free(colv);
+    free(colt);
+    if (rc) patch_free(out);
+    return rc;
+}
