@@ -298,6 +298,7 @@ int asm_patch(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *
         return gt_fail(d, GT_ENOMEM, "cannot allocate %u patch vertices", po.nv);
     }
     for (uint32_t i = 0; i < po.nv; i++) xform_vertex(&xf, &po.v[i], &out[i]);
+    a->stats.patch_vertices += po.nv;
     begin(a, po.prim_type);
     for (uint32_t i = 0; i < po.nidx && rc == GT_OK; i++)
         if (po.idx[i] < po.nv) rc = add_vertex(&c, &out[po.idx[i]], d);

@@ -17,9 +17,14 @@ static int run_kick(void *ctx, struct ge *ge, uint32_t word, struct gt_diag *d)
         r->stats.prims_by_type[(word >> 16) & 7]++;
         return asm_prim(&r->assembler, &ge->st, ge->mem, word, NULL, NULL, d);
     case GE_BEZIER:
-    case GE_SPLINE:
+    case GE_SPLINE: {
+        uint64_t before = r->assembler.stats.patch_vertices;
         r->stats.curves++;
-        return asm_patch(&r->assembler, &ge->st, ge->mem, word, NULL, NULL, d);
+        int rc = asm_patch(&r->assembler, &ge->st, ge->mem, word, NULL, NULL, d);
+        /* Generated vertices are work: they count against the step budget. */
+        ge->stats.steps += r->assembler.stats.patch_vertices - before;
+        return rc;
+    }
     case GE_BBOX:
         ge->list.bbox_result = bbox_test(&ge->st, ge->mem, word & 0xFFFF);
         return GT_OK;
