@@ -289,7 +289,8 @@ int asm_patch(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *
     if (rc < 0) return rc;
     struct gt_xform xf;
     xform_setup(&xf, st);
-    xf.nweights = 0; /* patch vertices come out already skinned */
+    xf.nweights = 0;      /* patch vertices come out already skinned */
+    xf.has_color = true;  /* and always carry a color */
     struct ctx c = {a, &xf, sink, ctx, false, false, xf.through, false};
     ctx_from_state(&c, st);
     struct gt_vout *out = po.nv ? malloc(sizeof *out * po.nv) : NULL;

@@ -256,7 +256,7 @@ int patch_tessellate(const struct ge_state *st, const struct gt_mem *mem, uint32
         vdec_read(&vd, mem, st->vaddr, vdec_index(&vd, mem, st->iaddr, i), &v);
         gefloat pos[3];
         if (skinned)
-            xform_skin(st->bone, vd.nweights, v.weight, v.pos, pos);
+            xform_skin(st->bone, vd.nweights, v.weight, v.pos, pos, NULL, NULL);
         else
             memcpy(pos, v.pos, sizeof pos);
         for (int k = 0; k < 3; k++) cp[i].c[CH_POS + k] = pos[k];

@@ -21,7 +21,14 @@ void xform_setup(struct gt_xform *xf, const struct ge_state *st)
     }
     xf->offset_x = (int32_t)(ge_reg(st, GE_OFFSET_X) & 0xFFFF);
     xf->offset_y = (int32_t)(ge_reg(st, GE_OFFSET_Y) & 0xFFFF);
+    xf->has_color = xf->vd.col >= 4;
+    /* Without a vertex color the material ambient color and alpha stand in. */
+    uint32_t amb = ge_reg(st, GE_MATERIAL_UPDATE + 2);
+    for (int k = 0; k < 3; k++) xf->through_color[k] = (uint8_t)(amb >> (8 * k));
+    xf->through_color[3] = (uint8_t)ge_reg(st, GE_MATERIAL_UPDATE + 5);
     if (xf->through) return;
+    xf->reverse_normals = ge_reg(st, GE_REVERSE_NORMAL) & 1;
+    light_setup(&xf->light, st);
     /* GE-HARDWARE.md §1: world, view and projection are combined once, before
      * any vertex, with the row-sum unit. */
     gefloat wv[12];
@@ -41,7 +48,7 @@ gefloat xform_viewport(gefloat c, gefloat rw, gefloat scale, gefloat center)
 }
 
 void xform_skin(const gefloat bone[GT_BONE_MATRIX_WORDS], unsigned nweights, const gefloat weight[8],
-                const gefloat pos[3], gefloat out[3])
+                const gefloat pos[3], gefloat out[3], const gefloat *nrm, gefloat *nrm_out)
 {
     gefloat m[12];
     if (nweights > 8) nweights = 8;
@@ -52,6 +59,11 @@ void xform_skin(const gefloat bone[GT_BONE_MATRIX_WORDS], unsigned nweights, con
     }
     const gefloat p[4] = {pos[0], pos[1], pos[2], GEMATH_ONE};
     gemath_mat43_apply(m, p, out);
+    if (nrm) {
+        /* A direction: the blended 3x3, no translation, not renormalised. */
+        const gefloat n[4] = {nrm[0], nrm[1], nrm[2], 0};
+        gemath_mat43_apply(m, n, nrm_out);
+    }
 }
 
 static uint16_t clamp_z(gefloat z)
@@ -105,14 +117,24 @@ void xform_vertex(const struct gt_xform *xf, const struct gt_vin *in, struct gt_
         out->y16 = gemath_to_fixed(in->pos[1], 4);
         out->z = clamp_z(in->pos[2]);
         out->clip[3] = GEMATH_ONE;
+        if (!xf->has_color) memcpy(out->color, xf->through_color, 4);
         return;
     }
-    gefloat pos[3];
-    if (xf->nweights)
-        xform_skin(xf->bone, xf->nweights, in->weight, in->pos, pos);
-    else
+    gefloat pos[3], nrm[3];
+    if (xf->nweights) {
+        xform_skin(xf->bone, xf->nweights, in->weight, in->pos, pos, in->nrm, nrm);
+    } else {
         memcpy(pos, in->pos, sizeof pos);
+        memcpy(nrm, in->nrm, sizeof nrm);
+    }
+    if (xf->reverse_normals)
+        for (int k = 0; k < 3; k++) nrm[k] = gemath_neg(nrm[k]);
     const gefloat p[4] = {pos[0], pos[1], pos[2], GEMATH_ONE};
     gemath_mat44_apply(xf->wvp, p, out->clip);
     xform_screen(xf, out, false);
+    light_vertex(&xf->light, pos, nrm, in->color, xf->has_color, out->color, out->color1);
+    gefloat stq[3];
+    texgen_vertex(&xf->light, pos, nrm, in->uv, in->uv, stq);
+    out->uv[0] = stq[0], out->uv[1] = stq[1], out->q = stq[2];
+    out->fog = fog_vertex(&xf->light, pos);
 }

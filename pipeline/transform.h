@@ -3,8 +3,8 @@
  * with the row-sum unit, skinning, the perspective divide through the
  * reciprocal table, the viewport, 12.4 screen coordinates, the guard band
  * and depth. Behaviour where GE-HARDWARE.md is silent follows
- * docs/notes/vertex-pipeline.md §3-4. Lighting, texture generation and fog
- * are not here yet (issue 4 continues). */
+ * docs/notes/vertex-pipeline.md §3-4. Lighting, texture-coordinate
+ * generation and fog run per vertex here too (light.c). */
 #ifndef GETILE_TRANSFORM_H
 #define GETILE_TRANSFORM_H
 
@@ -13,6 +13,7 @@
 
 #include "ge.h"
 #include "gemath.h"
+#include "light.h"
 #include "vdecode.h"
 
 /* Per-draw transform state, computed once from the registers. */
@@ -24,7 +25,11 @@ struct gt_xform {
     unsigned nweights;      /* 0: no skinning */
     gefloat vp_scale[3], vp_center[3];
     int32_t offset_x, offset_y; /* OFFSET_X/Y, 1/16 pixel */
+    bool has_color;         /* vertices carry a color (else the material ambient stands in) */
+    uint8_t through_color[4]; /* that stand-in in through mode: material ambient RGB and alpha */
+    bool reverse_normals;   /* REVERSE_NORMAL */
     struct gt_vdec vd;
+    struct gt_light_state light; /* lighting, texture generation, fog (transform mode) */
 };
 
 /* A vertex after transform. */
@@ -52,9 +57,10 @@ void xform_vertex(const struct gt_xform *xf, const struct gt_vin *in, struct gt_
 void xform_screen(const struct gt_xform *xf, struct gt_vout *out, bool always_check);
 /* Skinning: the weighted sum of the bone matrices, element by element as
  * fused row sums over groups of four weights (the same grouping as morphing;
- * model choice, one place), applied to the position. */
+ * model choice, one place), applied to the position and, when nrm is not
+ * NULL, to the normal as a direction (into nrm_out). */
 void xform_skin(const gefloat bone[GT_BONE_MATRIX_WORDS], unsigned nweights, const gefloat weight[8],
-                const gefloat pos[3], gefloat out[3]);
+                const gefloat pos[3], gefloat out[3], const gefloat *nrm, gefloat *nrm_out);
 /* The perspective divide and viewport of one coordinate: c / w * scale +
  * center, as (c * recip(w)) then a fused row sum with the viewport. Model
  * choice (the grouping is not measured), in one place. */

@@ -4,3 +4,4 @@
 #include "list_gemath.h"
 #include "list_bad.h"
 #include "list_patch.h"
+#include "list_light.h"

@@ -177,3 +177,41 @@ TEST(transform_through_mode)
     CHECK_EQ_U(o.z, 123);
     CHECK(!o.outside);
 }
+
+TEST(transform_lighting_normals)
+{
+    /* Lighting on, one directional light along +z with diffuse color red and
+     * material diffuse white: N = (0,0,1) gives full red. REVERSE_NORMAL
+     * flips N away from the light: no diffuse. A bone rotating z into -z
+     * (skinning) does the same, showing normals are skinned. */
+    struct ge_state st = {0};
+    setup_screen(&st);
+    st.reg[GE_LIGHTING_ON] = (uint32_t)GE_LIGHTING_ON << 24 | 1;
+    st.reg[GE_LIGHT0_ON] = (uint32_t)GE_LIGHT0_ON << 24 | 1;
+    st.reg[GE_LIGHT_TYPE0] = (uint32_t)GE_LIGHT_TYPE0 << 24; /* directional, diffuse */
+    st.reg[0x65] = (uint32_t)0x65 << 24 | dl_float24(1.0f);  /* light 0 vector z */
+    st.reg[0x90] = (uint32_t)0x90 << 24 | 0x0000FF;          /* light 0 diffuse: red */
+    st.reg[GE_MATERIAL_UPDATE + 3] = (uint32_t)(GE_MATERIAL_UPDATE + 3) << 24 | 0xFFFFFF; /* material diffuse */
+    st.reg[GE_VTYPE] = (uint32_t)GE_VTYPE << 24 | 3u << 5 | 3u << 7;
+    struct gt_xform xf;
+    struct gt_vin in;
+    struct gt_vout o;
+    memset(&in, 0, sizeof in);
+    in.nrm[2] = GEMATH_ONE;
+    xform_setup(&xf, &st);
+    xform_vertex(&xf, &in, &o);
+    CHECK_EQ_U(o.color[0], 255);
+    CHECK_EQ_U(o.color[1], 0);
+    st.reg[GE_REVERSE_NORMAL] = (uint32_t)GE_REVERSE_NORMAL << 24 | 1;
+    xform_setup(&xf, &st);
+    xform_vertex(&xf, &in, &o);
+    CHECK_EQ_U(o.color[0], 0);
+    st.reg[GE_REVERSE_NORMAL] = (uint32_t)GE_REVERSE_NORMAL << 24;
+    st.reg[GE_VTYPE] = (uint32_t)GE_VTYPE << 24 | 1u << 9 | 3u << 5 | 3u << 7; /* one u8 weight */
+    st.bone[0] = st.bone[4] = GEMATH_ONE;
+    st.bone[8] = f(-1.0f); /* z -> -z */
+    in.weight[0] = GEMATH_ONE;
+    xform_setup(&xf, &st);
+    xform_vertex(&xf, &in, &o);
+    CHECK_EQ_U(o.color[0], 0);
+}

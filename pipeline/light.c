@@ -1,0 +1,451 @@
+/* Per-vertex lighting, texture-coordinate generation and fog (see light.h).
+ * All arithmetic is pipeline/gemath; every constant or grouping that
+ * GE-HARDWARE.md does not fix is a named model choice below. */
+#include "light.h"
+
+#include <string.h>
+
+/* Command numbers of the lighting registers (docs/notes/vertex-pipeline.md
+ * §5.1, §6, §7) that ge_cmd.h does not name. Per light i: three position
+ * words at LC_POS + 3i, three spot direction words at LC_DIR + 3i, three
+ * attenuation words at LC_ATT + 3i, one spot exponent at LC_SPOT_EXP + i,
+ * one spot cutoff at LC_SPOT_CUT + i, and ambient, diffuse, specular colors
+ * at LC_COLOR + 3i + 0/1/2. */
+enum {
+    LC_MAT_EMISSIVE = 0x54, LC_MAT_AMBIENT = 0x55, LC_MAT_DIFFUSE = 0x56, LC_MAT_SPECULAR = 0x57,
+    LC_MAT_ALPHA = 0x58, LC_SPEC_COEF = 0x5B, LC_AMBIENT = 0x5C, LC_AMBIENT_ALPHA = 0x5D,
+    LC_POS = 0x63, LC_DIR = 0x6F, LC_ATT = 0x7B, LC_SPOT_EXP = 0x87, LC_SPOT_CUT = 0x8B,
+    LC_COLOR = 0x8F,
+};
+
+#define GEMATH_HALF 0x3F000000u /* 0.5 */
+
+/* FOG2 replacement when its register holds an infinity or NaN: +-2^18
+ * (PPSSPP's value, docs/notes §7; makes every non-zero factor clamp). */
+#define FOG_SLOPE_NONFINITE 0x48800000u /* 262144.0 */
+
+/* ---- Register helpers ---- */
+
+static gefloat reg_f(const struct ge_state *st, unsigned cmd)
+{
+    return gemath_from_word(st->reg[cmd]);
+}
+
+/* True when a float register's exponent field is 255 (IEEE infinity or NaN
+ * before the special-value policy turns it into +-GEMATH_MAX). */
+static bool reg_nonfinite(const struct ge_state *st, unsigned cmd)
+{
+    return ((st->reg[cmd] >> 15) & 0xFFu) == 0xFFu;
+}
+
+static bool reg_nan(const struct ge_state *st, unsigned cmd)
+{
+    return reg_nonfinite(st, cmd) && (st->reg[cmd] & 0x7FFFu) != 0;
+}
+
+static bool reg_sign(const struct ge_state *st, unsigned cmd)
+{
+    return (st->reg[cmd] >> 23) & 1u;
+}
+
+static void reg_rgb(const struct ge_state *st, unsigned cmd, uint8_t out[3])
+{
+    uint32_t v = ge_reg(st, cmd);
+    out[0] = (uint8_t)v;
+    out[1] = (uint8_t)(v >> 8);
+    out[2] = (uint8_t)(v >> 16);
+}
+
+/* A register exponent that counts only when positive (specular coefficient,
+ * spot exponent): zero or negative reads as 0, which makes the power 1
+ * (docs/notes §5.3-5.4). */
+static gefloat positive_or_zero(gefloat x)
+{
+    return gemath_cmp(x, GEMATH_ZERO) > 0 ? x : GEMATH_ZERO;
+}
+
+/* ---- Vectors ---- */
+
+gefloat light_normalize(const gefloat v[3], gefloat out[3], bool fallback)
+{
+    gefloat len2 = gemath_dot3(v, v);
+    if (fallback && gemath_cmp(len2, GEMATH_ZERO) == 0) {
+        out[0] = out[1] = GEMATH_ZERO;
+        out[2] = GEMATH_ONE;
+        return len2;
+    }
+    gefloat r = gemath_rsqrt(len2);
+    for (int c = 0; c < 3; c++) out[c] = gemath_mul(v[c], r);
+    return len2;
+}
+
+void light_world_normal(const struct gt_light_state *ls, const gefloat nrm[3], gefloat out[3])
+{
+    const gefloat n4[4] = {nrm[0], nrm[1], nrm[2], GEMATH_ZERO};
+    gefloat w[3];
+    gemath_mat43_apply(ls->world, n4, w);
+    light_normalize(w, out, true);
+}
+
+/* Model choice, not measured (GE-HARDWARE.md §3 leaves how L - T is formed
+ * open): one pass through the adder per component, once per draw,
+ * l - t truncated like any GE subtraction. */
+static gefloat light_minus_translation(gefloat l, gefloat t)
+{
+    return gemath_sub(l, t);
+}
+
+void light_vector(const struct gt_light_state *ls, unsigned i, const gefloat pos[3], gefloat out[3])
+{
+    const struct gt_light *l = &ls->light[i & 3];
+    for (int c = 0; c < 3; c++) {
+        const gefloat a[4] = {l->lmt[c], pos[0], pos[1], pos[2]};
+        const gefloat b[4] = {GEMATH_ONE, ls->neg_world[c], ls->neg_world[3 + c], ls->neg_world[6 + c]};
+        out[c] = gemath_dot4(a, b);
+    }
+}
+
+/* Model choice, not measured: the viewer direction is the VIEW matrix's
+ * (m2, m5, m8) exactly as stored, not normalised and not negated (see
+ * light.h; GE-HARDWARE.md §3 says only "the view matrix's third column").
+ * With an identity view it is (0, 0, 1), PPSSPP's viewer. */
+static void light_viewer(const gefloat view[12], gefloat out[3])
+{
+    out[0] = gemath_trunc(view[2]);
+    out[1] = gemath_trunc(view[5]);
+    out[2] = gemath_trunc(view[8]);
+}
+
+/* Distance attenuation of a point or spot light, 1 / (A + B d + C d^2)
+ * clamped to [0, 1] (docs/notes §5.3). Model choice, not measured:
+ *  - the distance is d = |D|^2 * rsqrt(|D|^2) (no square-root unit; the
+ *    squared length and its rsqrt are already there for normalising D),
+ *  - d^2 is the squared length |D|^2 itself, not d * d,
+ *  - the denominator is one fused row sum A*1 + B*d + C*|D|^2,
+ *  - the reciprocal is the 128-segment table of the perspective divide
+ *    (there is no divider, §1).
+ * A result that is not positive gives 0, above 1 gives 1 (a zero
+ * denominator gives the table's largest value, so 1). */
+static gefloat light_attenuation(const gefloat abc[3], gefloat d, gefloat len2)
+{
+    const gefloat terms[3] = {GEMATH_ONE, d, len2};
+    gefloat att = gemath_recip(gemath_dot3(abc, terms));
+    if (gemath_cmp(att, GEMATH_ZERO) <= 0) return GEMATH_ZERO;
+    if (gemath_cmp(att, GEMATH_ONE) > 0) return GEMATH_ONE;
+    return att;
+}
+
+/* ---- Colors ---- */
+
+/* A factor in [0, 1] to 8 bits: negative (and -0) or zero -> 0, >= 1 ->
+ * 255, otherwise floor(f * 256). Shared by the fog factor (docs/notes §7)
+ * and the light intensities. */
+static uint8_t quantize8(gefloat f)
+{
+    f = gemath_trunc(f);
+    if (f >> 31) return 0;
+    if (gemath_cmp(f, GEMATH_ONE) >= 0) return 255;
+    return (uint8_t)gemath_to_fixed(f, 8); /* < 256 as f < 1 */
+}
+
+/* Model choice, not measured: the intensity by which a light term is
+ * scaled (attenuation x spot factor for ambient; times N.L for diffuse;
+ * times the specular power for specular) becomes an 8-bit factor the same
+ * way the fog factor does, floor(f * 256) clamped to 0..255. Reason:
+ * GE-HARDWARE.md §3 says light colors are scaled by 8-bit factors with the
+ * 8-bit product; with this quantiser a full intensity (f >= 1, code 255) is
+ * the identity of that product (mul8(x, 255) == x for every x) and zero is
+ * its zero. PPSSPP instead uses a 9-bit scale min(512, ceil(512 f + 1)) in
+ * a three-factor product >> 19 (docs/notes §5.2); the two agree at full and
+ * zero intensity and can differ by one in between. Negative intensities
+ * (a spot factor below zero in PPSSPP) give 0: no light is subtracted. */
+uint8_t light_intensity8(gefloat f)
+{
+    return quantize8(f);
+}
+
+/* Model choice, not measured: a light term is the HW §3 two-factor product
+ * of light color and material color, then that product scaled by the 8-bit
+ * intensity with the same unit: mul8(mul8(light, material), intensity).
+ * The order (color x material first) lets the color product be the same
+ * for every vertex of a draw unless the material comes from the vertex. */
+uint8_t light_term(uint8_t light, uint8_t material, uint8_t intensity8)
+{
+    return gemath_mul8(gemath_mul8(light, material), intensity8);
+}
+
+static uint8_t clamp255(int v)
+{
+    return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+}
+
+/* ---- Fog ---- */
+
+/* Model choice, not measured (docs/notes §7: "one row sum; grouping is a
+ * model choice"): the factor (z_eye + FOG1) * FOG2 is one fused row sum per
+ * vertex over a row folded once per draw, like the matrices (HW §1):
+ *     row = (E2*F2, E5*F2, E8*F2, (E11 + F1)*F2),
+ * E = world x view combined with the row-sum unit (the z row of eye space,
+ * the same product transform.c forms), each element a GE product/sum. This
+ * is PPSSPP's grouping, done in GE arithmetic. */
+static void fog_fold(const gefloat wv[12], gefloat f1, gefloat f2, gefloat row[4])
+{
+    row[0] = gemath_mul(wv[2], f2);
+    row[1] = gemath_mul(wv[5], f2);
+    row[2] = gemath_mul(wv[8], f2);
+    row[3] = gemath_mul(gemath_add(wv[11], f1), f2);
+}
+
+/* ---- Setup ---- */
+
+static void setup_light(struct gt_light_state *ls, const struct ge_state *st, unsigned i)
+{
+    struct gt_light *l = &ls->light[i];
+    uint32_t type = ge_reg(st, GE_LIGHT_TYPE0 + i);
+    l->enabled = ge_reg(st, GE_LIGHT0_ON + i) & 1;
+    unsigned comp = type & 3, kind = (type >> 8) & 3;
+    l->comp = comp == 3 ? GT_LIGHT_DIFFUSE : (enum gt_light_comp)comp;
+    l->kind = kind == 3 ? GT_LIGHT_SPOT : (enum gt_light_kind)kind;
+
+    gefloat lv[3], ld[3];
+    for (unsigned c = 0; c < 3; c++) {
+        lv[c] = reg_f(st, LC_POS + 3 * i + c);
+        ld[c] = reg_f(st, LC_DIR + 3 * i + c);
+        l->att[c] = reg_f(st, LC_ATT + 3 * i + c);
+        l->lmt[c] = light_minus_translation(lv[c], ls->world[9 + c]);
+    }
+    /* Directional lights and shade mapping: the light vector normalised,
+     * (0, 0, 1) when zero. The spot direction has no fallback (§5.3). */
+    light_normalize(lv, l->dir, true);
+    light_normalize(ld, l->spot_dir, false);
+    l->spot_exp = positive_or_zero(reg_f(st, LC_SPOT_EXP + i));
+    /* A NaN cutoff with the sign bit counts as 0 (PPSSPP, docs/notes §5.3);
+     * other non-finite values are +-GEMATH_MAX by the special-value policy. */
+    l->spot_cutoff = reg_nan(st, LC_SPOT_CUT + i) && reg_sign(st, LC_SPOT_CUT + i)
+                         ? GEMATH_ZERO
+                         : reg_f(st, LC_SPOT_CUT + i);
+    reg_rgb(st, LC_COLOR + 3 * i, l->ambient);
+    reg_rgb(st, LC_COLOR + 3 * i + 1, l->diffuse);
+    reg_rgb(st, LC_COLOR + 3 * i + 2, l->specular);
+}
+
+void light_setup(struct gt_light_state *ls, const struct ge_state *st)
+{
+    memset(ls, 0, sizeof *ls);
+    for (int k = 0; k < 12; k++) {
+        ls->world[k] = gemath_trunc(st->world[k]);
+        ls->tgen[k] = gemath_trunc(st->tgen[k]);
+    }
+    for (int k = 0; k < 9; k++) ls->neg_world[k] = gemath_neg(ls->world[k]);
+    light_viewer(st->view, ls->viewer);
+
+    ls->lighting = ge_reg(st, GE_LIGHTING_ON) & 1;
+    ls->separate_specular = ge_reg(st, GE_LIGHT_MODE) & 1;
+    ls->mat_update = ge_reg(st, GE_MATERIAL_UPDATE) & 7;
+    reg_rgb(st, LC_MAT_EMISSIVE, ls->emissive);
+    reg_rgb(st, LC_MAT_AMBIENT, ls->mat_ambient);
+    ls->mat_ambient[3] = (uint8_t)ge_reg(st, LC_MAT_ALPHA);
+    reg_rgb(st, LC_MAT_DIFFUSE, ls->mat_diffuse);
+    reg_rgb(st, LC_MAT_SPECULAR, ls->mat_specular);
+    reg_rgb(st, LC_AMBIENT, ls->ambient);
+    ls->ambient[3] = (uint8_t)ge_reg(st, LC_AMBIENT_ALPHA);
+    ls->spec_coef = positive_or_zero(reg_f(st, LC_SPEC_COEF));
+    for (unsigned i = 0; i < 4; i++) setup_light(ls, st, i);
+
+    uint32_t map = ge_reg(st, GE_TEX_MAPMODE), shade = ge_reg(st, GE_TEX_SHADE);
+    ls->map_mode = (map & 3) == 3 ? GT_TEXMAP_UV : (enum gt_texmap)(map & 3);
+    ls->proj_src = (enum gt_texproj)((map >> 8) & 3);
+    ls->shade_light[0] = shade & 3;
+    ls->shade_light[1] = (shade >> 8) & 3;
+
+    ls->fog = ge_reg(st, GE_FOG_ON) & 1;
+    ls->fog_value = GEMATH_ONE;
+    if (ls->fog) {
+        gefloat f1 = reg_f(st, GE_FOG1), f2 = reg_f(st, GE_FOG2);
+        if (reg_nonfinite(st, GE_FOG1)) {
+            /* docs/notes §7 (PPSSPP): a constant factor for the whole draw,
+             * 0 when the signs of FOG1 and FOG2 differ or FOG2 is zero. */
+            bool zero = reg_sign(st, GE_FOG1) != reg_sign(st, GE_FOG2) ||
+                        gemath_cmp(f2, GEMATH_ZERO) == 0;
+            ls->fog_const = true;
+            ls->fog_value = zero ? GEMATH_ZERO : GEMATH_ONE;
+        } else {
+            if (reg_nonfinite(st, GE_FOG2))
+                f2 = reg_sign(st, GE_FOG2) ? gemath_neg(FOG_SLOPE_NONFINITE) : FOG_SLOPE_NONFINITE;
+            gefloat wv[12];
+            gemath_mat43_mul_mat43(st->world, st->view, wv);
+            fog_fold(wv, f1, f2, ls->fog_row);
+        }
+    }
+}
+
+/* ---- Lighting ---- */
+
+void light_vertex(const struct gt_light_state *ls, const gefloat pos[3], const gefloat nrm[3],
+                  const uint8_t color[4], bool has_color, uint8_t color0[4], uint8_t color1[4])
+{
+    uint8_t vc[4];
+    if (has_color)
+        memcpy(vc, color, 4);
+    else
+        memcpy(vc, ls->mat_ambient, 4); /* material ambient RGB + material alpha */
+    memset(color1, 0, 4);
+    if (!ls->lighting) {
+        memcpy(color0, vc, 4);
+        return;
+    }
+    /* MATERIAL_UPDATE counts only when the vertex has a color (§5.1). */
+    unsigned upd = has_color ? ls->mat_update : 0;
+    const uint8_t *mamb = (upd & 1) ? vc : ls->mat_ambient;
+    const uint8_t *mdif = (upd & 2) ? vc : ls->mat_diffuse;
+    const uint8_t *mspe = (upd & 4) ? vc : ls->mat_specular;
+
+    /* Emissive (alpha 0) plus material ambient x global ambient, alpha
+     * included: the HW §3 product. */
+    int sum[4], spec[3] = {0, 0, 0};
+    for (int c = 0; c < 3; c++) sum[c] = ls->emissive[c] + gemath_mul8(mamb[c], ls->ambient[c]);
+    sum[3] = gemath_mul8(mamb[3], ls->ambient[3]);
+
+    gefloat n[3];
+    bool have_n = false;
+    for (unsigned i = 0; i < 4; i++) {
+        const struct gt_light *l = &ls->light[i];
+        if (!l->enabled) continue;
+        if (!have_n) {
+            light_world_normal(ls, nrm, n);
+            have_n = true;
+        }
+        gefloat L[3], att = GEMATH_ONE;
+        if (l->kind == GT_LIGHT_DIRECTIONAL) {
+            memcpy(L, l->dir, sizeof L);
+        } else {
+            gefloat D[3];
+            light_vector(ls, i, pos, D);
+            gefloat len2 = gemath_dot3(D, D), d = GEMATH_ZERO;
+            if (gemath_cmp(len2, GEMATH_ZERO) == 0) {
+                L[0] = L[1] = GEMATH_ZERO;
+                L[2] = GEMATH_ONE;
+            } else {
+                gefloat r = gemath_rsqrt(len2);
+                for (int c = 0; c < 3; c++) L[c] = gemath_mul(D[c], r);
+                d = gemath_mul(len2, r);
+            }
+            att = light_attenuation(l->att, d, len2);
+        }
+        if (l->kind == GT_LIGHT_SPOT) {
+            /* Inside the cone when dot(spot direction, vertex-to-light) >=
+             * cutoff; the spot exponent goes through the specular power unit
+             * (model choice, not measured: §3 names only the specular power). */
+            gefloat raw = gemath_dot3(l->spot_dir, L);
+            gefloat spot = gemath_cmp(raw, l->spot_cutoff) >= 0 ? gemath_spec_pow(raw, l->spot_exp)
+                                                                 : GEMATH_ZERO;
+            att = gemath_mul(att, spot);
+        }
+
+        uint8_t s_amb = light_intensity8(att);
+        for (int c = 0; c < 3; c++) sum[c] += light_term(l->ambient[c], mamb[c], s_amb);
+
+        gefloat nl = gemath_dot3(n, L);
+        /* Powered diffuse: N.L through the specular power unit with the
+         * specular coefficient (model choice, not measured, as above). */
+        if (l->comp == GT_LIGHT_POWERED_DIFFUSE) nl = gemath_spec_pow(nl, ls->spec_coef);
+        if (gemath_cmp(nl, GEMATH_ZERO) > 0) {
+            uint8_t s = light_intensity8(gemath_mul(att, nl));
+            for (int c = 0; c < 3; c++) sum[c] += light_term(l->diffuse[c], mdif[c], s);
+        }
+        if (l->comp == GT_LIGHT_DIFFUSE_SPECULAR && gemath_cmp(nl, GEMATH_ZERO) >= 0) {
+            /* HW §3: the half vector uses the viewer from the view matrix. */
+            gefloat h[3], hn[3];
+            for (int c = 0; c < 3; c++) h[c] = gemath_add(L[c], ls->viewer[c]);
+            light_normalize(h, hn, true);
+            gefloat sp = gemath_spec_pow(gemath_dot3(n, hn), ls->spec_coef);
+            if (gemath_cmp(sp, GEMATH_ZERO) > 0) {
+                uint8_t s = light_intensity8(gemath_mul(att, sp));
+                for (int c = 0; c < 3; c++) spec[c] += light_term(l->specular[c], mspe[c], s);
+            }
+        }
+    }
+
+    if (ls->separate_specular) {
+        for (int c = 0; c < 3; c++) {
+            color0[c] = clamp255(sum[c]);
+            color1[c] = clamp255(spec[c]);
+        }
+    } else {
+        for (int c = 0; c < 3; c++) color0[c] = clamp255(sum[c] + spec[c]);
+    }
+    color0[3] = clamp255(sum[3]);
+}
+
+/* ---- Texture coordinates ---- */
+
+/* Shade mapping coordinate (docs/notes §6): (L . N + 1) / 2 for the light's
+ * normalised vector L and the world normal N. Model choice, not measured:
+ * L . N + 1 is one fused row sum of four terms (the fourth 1 x 1), then the
+ * halving, which is exact (a power of two). */
+static gefloat shade_coord(const gefloat l[3], const gefloat n[3])
+{
+    const gefloat a[4] = {l[0], l[1], l[2], GEMATH_ONE};
+    const gefloat b[4] = {n[0], n[1], n[2], GEMATH_ONE};
+    return gemath_mul(gemath_dot4(a, b), GEMATH_HALF);
+}
+
+void texgen_vertex(const struct gt_light_state *ls, const gefloat pos[3], const gefloat nrm[3],
+                   const gefloat uv[2], const gefloat raw_uv[2], gefloat stq[3])
+{
+    switch (ls->map_mode) {
+    case GT_TEXMAP_MATRIX: {
+        gefloat src[4] = {GEMATH_ZERO, GEMATH_ZERO, GEMATH_ZERO, GEMATH_ONE};
+        switch (ls->proj_src) {
+        case GT_TEXPROJ_POSITION:
+            memcpy(src, pos, 3 * sizeof *src);
+            break;
+        case GT_TEXPROJ_UV:
+            src[0] = raw_uv[0];
+            src[1] = raw_uv[1];
+            break;
+        case GT_TEXPROJ_NORMALIZED:
+            /* No (0, 0, 1) fallback (PPSSPP gives NaN for a zero normal;
+             * here rsqrt(0) is the largest value and the normal stays 0). */
+            light_normalize(nrm, src, false);
+            break;
+        case GT_TEXPROJ_NORMAL:
+            memcpy(src, nrm, 3 * sizeof *src);
+            break;
+        }
+        /* The texture matrix applied as a point: one row sum per output. */
+        gemath_mat43_apply(ls->tgen, src, stq);
+        return;
+    }
+    case GT_TEXMAP_SHADE: {
+        gefloat n[3];
+        light_world_normal(ls, nrm, n);
+        stq[0] = shade_coord(ls->light[ls->shade_light[0]].dir, n);
+        stq[1] = shade_coord(ls->light[ls->shade_light[1]].dir, n);
+        /* Model choice, not measured: q = 1 (PPSSPP leaves q untouched; it
+         * is not used outside texture-matrix mapping). */
+        stq[2] = GEMATH_ONE;
+        return;
+    }
+    case GT_TEXMAP_UV:
+    default:
+        stq[0] = gemath_trunc(uv[0]);
+        stq[1] = gemath_trunc(uv[1]);
+        stq[2] = GEMATH_ONE;
+        return;
+    }
+}
+
+/* ---- Fog ---- */
+
+gefloat fog_vertex(const struct gt_light_state *ls, const gefloat pos[3])
+{
+    if (!ls->fog || ls->fog_const) return ls->fog_value;
+    const gefloat p[4] = {pos[0], pos[1], pos[2], GEMATH_ONE};
+    return gemath_dot4(ls->fog_row, p);
+}
+
+uint8_t fog_to8(gefloat f)
+{
+    return quantize8(f);
+}
