@@ -9,50 +9,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "dump.h"
 #include "ge_limits.h"
+#include "fuzz_context.h"
 #include "render.h"
-
-/* Zeroes a large buffer: whole pages are handed back to the kernel (anonymous
- * private memory, so they read as zero again; far cheaper than writing 64
- * MiB per input when a replay touched a few pages), the ragged ends memset. */
-static void zero_big(uint8_t *p, size_t n)
-{
-    uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t a = (uintptr_t)p, b = a + n, a2 = (a + pg - 1) & ~(pg - 1), b2 = b & ~(pg - 1);
-    if (b2 <= a2 || madvise((void *)a2, b2 - a2, MADV_DONTNEED) != 0) {
-        memset(p, 0, n);
-        return;
-    }
-    memset(p, 0, a2 - a);
-    memset((void *)b2, 0, b - b2);
-}
-
-/* One render context for the whole run: allocated once, then returned to its
- * just-initialised state before each replay (memory zeroed, the structure
- * restored from a copy taken right after gt_render_init). */
-static struct gt_render *ctx, pristine;
-static int dirty;
-
-static struct gt_render *fresh_context(void)
-{
-    if (!ctx) {
-        struct gt_diag d = {0};
-        ctx = malloc(sizeof *ctx);
-        if (!ctx || gt_render_init(ctx, &d) < 0) abort();
-        pristine = *ctx;
-    } else if (dirty) {
-        zero_big(ctx->mem.ram, GT_RAM_SIZE);
-        zero_big(ctx->mem.vram, GT_VRAM_SIZE);
-        memset(ctx->mem.scratch, 0, GT_SCRATCH_SIZE);
-        *ctx = pristine;
-    }
-    dirty = 1;
-    return ctx;
-}
 
 static void check_failure(int rc, const struct gt_diag *d)
 {
@@ -101,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(out);
     }
 
-    struct gt_render *r = fresh_context();
+    struct gt_render *r = fuzz_fresh_context();
     r->ge.step_budget = 50000;
     r->ge.draw_limit = 0;
     rc = gt_render_replay(r, &dp, 0, &d);

@@ -56,6 +56,17 @@ void test_skip(const char *fmt, ...)
     _exit(TEST_SKIP_CODE);
 }
 
+int test_contains_ci(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++) {
+        size_t i = 0;
+        while (i < n && hay[i] && (hay[i] | 0x20) == (needle[i] | 0x20)) i++;
+        if (i == n) return 1;
+    }
+    return n == 0;
+}
+
 const char *test_frametests_dir(void)
 {
     static const char *const candidates[] = {"../shared/frametests", "../../shared/frametests",

@@ -76,16 +76,6 @@ static int count_lines(const char *s)
     return n;
 }
 
-static int contains(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (; *hay; hay++) {
-        size_t i = 0;
-        while (i < n && hay[i] && (hay[i] | 0x20) == (needle[i] | 0x20)) i++;
-        if (i == n) return 1;
-    }
-    return n == 0;
-}
 
 /* Exit status and output of the last run, with both streams on failure. */
 #define CHECK_RUN(st, want)                                                                  \
@@ -97,7 +87,7 @@ static int contains(const char *hay, const char *needle)
     do {                                                                                               \
         CHECK_MSG(count_lines(err_text) == 1 && err_text[strlen(err_text) - 1] == '\n',                \
                   "stderr is not one line: \"%s\"", err_text);                                         \
-        CHECK_MSG(contains(err_text, (phrase)), "stderr \"%s\" does not say \"%s\"", err_text, (phrase)); \
+        CHECK_MSG(test_contains_ci(err_text, (phrase)), "stderr \"%s\" does not say \"%s\"", err_text, (phrase)); \
     } while (0)
 
 static int file_exists(const char *path)
@@ -180,7 +170,7 @@ TEST(cli_help)
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         int st = getile("%s", cmds[i]);
         CHECK_MSG(st == 0, "getile %s: exit %d", cmds[i], st);
-        CHECK_MSG(contains(out_text, "usage"), "getile %s printed no usage: \"%s\"", cmds[i], out_text);
+        CHECK_MSG(test_contains_ci(out_text, "usage"), "getile %s printed no usage: \"%s\"", cmds[i], out_text);
         CHECK_MSG(err_text[0] == 0, "getile %s wrote to stderr: \"%s\"", cmds[i], err_text);
     }
     /* Each command's help names its own options. */
@@ -194,7 +184,7 @@ TEST(cli_usage_errors)
 {
     int st = getile("%s", "");
     CHECK_RUN(st, 2);
-    CHECK(contains(err_text, "usage"));
+    CHECK(test_contains_ci(err_text, "usage"));
     CHECK_EQ_I(out_text[0], 0);
 
     st = getile("frobnicate x");
@@ -213,7 +203,7 @@ TEST(cli_usage_errors)
 
     /* Missing operands and option values. */
     CHECK_RUN(getile("render '%s'", dump), 2);
-    CHECK(contains(err_text, "-o"));
+    CHECK(test_contains_ci(err_text, "-o"));
     CHECK_RUN(getile("render -o '%s'", png), 2);
     CHECK_RUN(getile("render '%s' -o", dump), 2);
     CHECK_RUN(getile("compare a.png"), 2);

@@ -53,6 +53,8 @@ void test_skip(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 
                        a_ ? a_ : "(null)", b_ ? b_ : "(null)");                  \
     } while (0)
 
+/* True when needle occurs in hay, ignoring ASCII case (an empty needle always does). */
+int test_contains_ci(const char *hay, const char *needle);
 /* Path of the shared frame tests (../shared/frametests), or NULL when absent. */
 const char *test_frametests_dir(void);
 /* Path of the getile binary the CLI tests run (GETILE_BIN, default build/getile). */
