@@ -18,7 +18,9 @@ bool asm_triangle_visible(const struct gt_vout *v0, const struct gt_vout *v1, co
     /* Triangles whose x or y coordinates are all equal cover nothing. */
     if ((v0->x16 == v1->x16 && v1->x16 == v2->x16) || (v0->y16 == v1->y16 && v1->y16 == v2->y16)) return false;
     if (!cull_on) return true;
-    int64_t area = (int64_t)(v1->x16 - v0->x16) * (v2->y16 - v0->y16) - (int64_t)(v1->y16 - v0->y16) * (v2->x16 - v0->x16);
+    int64_t dx1 = (int64_t)v1->x16 - v0->x16, dy2 = (int64_t)v2->y16 - v0->y16;
+    int64_t dy1 = (int64_t)v1->y16 - v0->y16, dx2 = (int64_t)v2->x16 - v0->x16;
+    __int128 area = (__int128)dx1 * dy2 - (__int128)dy1 * dx2; /* terms up to 2^64: 128 bits */
     bool face = cull_face != flip;
     return face ? area >= 0 : area <= 0;
 }

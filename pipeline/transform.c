@@ -76,14 +76,22 @@ static uint16_t clamp_z(gefloat z)
  * depth range (docs/notes/vertex-pipeline.md §4.4). */
 #define Z_LIMIT 0x3F800100u
 
+/* a - b saturated to the int32 range (far-off vertices saturate in
+ * gemath_to_fixed; they are outside the guard band anyway). */
+static int32_t sub_sat(int32_t a, int32_t b)
+{
+    int64_t v = (int64_t)a - b;
+    return v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : (int32_t)v;
+}
+
 void xform_screen(const struct gt_xform *xf, struct gt_vout *out, bool always_check)
 {
     gefloat rw = gemath_recip(out->clip[3]);
     for (int i = 0; i < 3; i++) out->screen[i] = xform_viewport(out->clip[i], rw, xf->vp_scale[i], xf->vp_center[i]);
     /* 12.4 screen coordinates: the viewport position truncated to 1/16 pixel,
      * then the offset subtracted. */
-    out->x16 = gemath_to_fixed(out->screen[0], 4) - xf->offset_x;
-    out->y16 = gemath_to_fixed(out->screen[1], 4) - xf->offset_y;
+    out->x16 = sub_sat(gemath_to_fixed(out->screen[0], 4), xf->offset_x);
+    out->y16 = sub_sat(gemath_to_fixed(out->screen[1], 4), xf->offset_y);
     /* Behind the near plane z = -w: clipping will replace this vertex. */
     out->behind = gemath_cmp(out->clip[2], gemath_neg(out->clip[3])) < 0;
     out->w_negative = (out->clip[3] & 0x80000000u) && out->clip[3] != GEMATH_NEG_ZERO;

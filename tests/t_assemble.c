@@ -286,3 +286,17 @@ TEST(assemble_latches_missing_attributes)
     CHECK_EQ_U(g.p[1].v[0].uv[1], gemath_from_int(9));
     gh_free(&h);
 }
+
+TEST(assemble_extreme_coordinates)
+{
+    /* Screen coordinates at the ends of the int32 range (far-off float
+     * through-mode vertices saturate) must not overflow the winding test. */
+    struct gt_vout v[3];
+    memset(v, 0, sizeof v);
+    v[0].x16 = INT32_MIN, v[0].y16 = INT32_MIN;
+    v[1].x16 = INT32_MAX, v[1].y16 = INT32_MIN;
+    v[2].x16 = INT32_MIN, v[2].y16 = INT32_MAX;
+    /* area = (2^32 - 1) * (2^32 - 1) > 0 */
+    CHECK(asm_triangle_visible(&v[0], &v[1], &v[2], true, true, false));
+    CHECK(!asm_triangle_visible(&v[0], &v[1], &v[2], true, false, false));
+}
