@@ -302,6 +302,13 @@ int asm_patch(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *
     }
     for (uint32_t i = 0; i < po.nv; i++) xform_vertex(&xf, &po.v[i], &out[i]);
     a->stats.patch_vertices += po.nv;
+    /* Patch vertices have normals and texture coordinates: the last one
+     * drawn is what a later vertex without them reuses. */
+    if (po.nidx && po.idx[po.nidx - 1] < po.nv) {
+        const struct gt_vin *last = &po.v[po.idx[po.nidx - 1]];
+        memcpy(a->last_uv, last->uv, sizeof a->last_uv);
+        memcpy(a->last_nrm, last->nrm, sizeof a->last_nrm);
+    }
     begin(a, po.prim_type);
     for (uint32_t i = 0; i < po.nidx && rc == GT_OK; i++)
         if (po.idx[i] < po.nv) rc = add_vertex(&c, &out[po.idx[i]], d);

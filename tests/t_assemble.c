@@ -300,3 +300,32 @@ TEST(assemble_extreme_coordinates)
     CHECK(asm_triangle_visible(&v[0], &v[1], &v[2], true, true, false));
     CHECK(!asm_triangle_visible(&v[0], &v[1], &v[2], true, false, false));
 }
+
+TEST(assemble_patch_normal_outlives_draw)
+{
+    /* A flat Bezier patch in the z = 0 plane generates normals (0, 0, +-1)
+     * (lighting on makes the patch generate them); a later draw whose format
+     * has no normal reuses the last one, not zero. */
+    struct gehelp h;
+    struct gt_asm a;
+    struct gt_diag d = {0};
+    gh_init(&h);
+    struct ge_state *st = &h.r.ge.st;
+    st->reg[GE_LIGHTING_ON] = (uint32_t)GE_LIGHTING_ON << 24 | 1;
+    st->reg[GE_VTYPE] = (uint32_t)GE_VTYPE << 24 | 3u << 7; /* float positions */
+    for (uint32_t i = 0; i < 16; i++) {
+        float p[3] = {(float)(i % 4), (float)(i / 4), 0};
+        for (int k = 0; k < 3; k++) {
+            uint32_t u;
+            memcpy(&u, &p[k], 4);
+            mem_write32(&h.r.mem, VB + i * 12 + (uint32_t)k * 4, u);
+        }
+    }
+    st->vaddr = VB;
+    asm_init(&a);
+    CHECK(a.last_nrm[2] == 0);
+    CHECK_EQ_I(asm_patch(&a, st, &h.r.mem, (uint32_t)GE_BEZIER << 24 | 4 | 4 << 8, NULL, NULL, &d), GT_OK);
+    CHECK_MSG((a.last_nrm[2] & 0x7FFFFFFFu) == GEMATH_ONE, "latched normal z 0x%08x", a.last_nrm[2]);
+    CHECK_EQ_U(a.last_nrm[0], 0);
+    gh_free(&h);
+}
