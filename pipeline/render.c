@@ -2,6 +2,7 @@
 #include "render.h"
 
 #include "bbox.h"
+#include "texture.h"
 
 #include <string.h>
 
@@ -65,10 +66,6 @@ int gt_render_list(struct gt_render *r, uint32_t pc, struct gt_diag *d)
     return GT_OK;
 }
 
-static uint8_t expand5(unsigned v) { return (uint8_t)(v << 3 | v >> 2); }
-static uint8_t expand6(unsigned v) { return (uint8_t)(v << 2 | v >> 4); }
-static uint8_t expand4(unsigned v) { return (uint8_t)(v << 4 | v); }
-
 void gt_render_display_rgba(const struct gt_render *r, uint8_t *out, bool keep_alpha)
 {
     const struct gt_display *dp = &r->display;
@@ -79,22 +76,14 @@ void gt_render_display_rgba(const struct gt_render *r, uint8_t *out, bool keep_a
         for (unsigned x = 0; x < GT_DISPLAY_WIDTH; x++, o += 4) {
             uint32_t a = dp->addr + (y * dp->stride + x) * bpp;
             uint32_t p = bpp == 4 ? mem_read32(&r->mem, a) : mem_read16(&r->mem, a);
+            /* The framebuffer formats are the 16/32-bit texture formats. */
             switch (dp->format) {
-            case 0:
-                o[0] = expand5(p & 31), o[1] = expand6((p >> 5) & 63), o[2] = expand5((p >> 11) & 31), o[3] = 255;
-                break;
-            case 1:
-                o[0] = expand5(p & 31), o[1] = expand5((p >> 5) & 31), o[2] = expand5((p >> 10) & 31);
-                o[3] = (p >> 15) ? 255 : 0;
-                break;
-            case 2:
-                o[0] = expand4(p & 15), o[1] = expand4((p >> 4) & 15), o[2] = expand4((p >> 8) & 15);
-                o[3] = expand4(p >> 12);
-                break;
-            default:
-                o[0] = (uint8_t)p, o[1] = (uint8_t)(p >> 8), o[2] = (uint8_t)(p >> 16), o[3] = (uint8_t)(p >> 24);
-                break;
+            case 0: p = tex_expand_5650((uint16_t)p); break;
+            case 1: p = tex_expand_5551((uint16_t)p); break;
+            case 2: p = tex_expand_4444((uint16_t)p); break;
+            default: break;
             }
+            o[0] = (uint8_t)p, o[1] = (uint8_t)(p >> 8), o[2] = (uint8_t)(p >> 16), o[3] = (uint8_t)(p >> 24);
         }
     }
     if (!keep_alpha)

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "texture.h"
+
 static const uint8_t weight_size[4] = {0, 1, 2, 4};
 static const uint8_t tc_size[4] = {0, 2, 4, 8}, tc_align[4] = {0, 1, 2, 4};
 static const uint8_t col_size[8] = {0, 0, 0, 0, 2, 2, 2, 4};
@@ -109,29 +111,18 @@ static gefloat read_unsigned(const struct gt_mem *mem, uint32_t a, unsigned fmt,
     }
 }
 
-/* A color as 8-bit channels by bit replication (the unmorphed path). */
+/* A color as 8-bit channels by bit replication (the unmorphed path): the
+ * vertex color formats 4-7 are the texture formats 5650, 5551, 4444, 8888. */
 static void read_color8(const struct gt_mem *mem, uint32_t a, unsigned fmt, uint8_t c[4])
 {
-    uint32_t p = fmt == 7 ? mem_read32(mem, a) : mem_read16(mem, a);
+    uint32_t p;
     switch (fmt) {
-    case 4:
-        c[0] = (uint8_t)((p & 31) << 3 | (p & 31) >> 2), c[1] = (uint8_t)(((p >> 5) & 63) << 2 | ((p >> 5) & 63) >> 4);
-        c[2] = (uint8_t)(((p >> 11) & 31) << 3 | ((p >> 11) & 31) >> 2), c[3] = 255;
-        break;
-    case 5:
-        for (int k = 0; k < 3; k++) {
-            unsigned v = (p >> (5 * k)) & 31;
-            c[k] = (uint8_t)(v << 3 | v >> 2);
-        }
-        c[3] = (p >> 15) ? 255 : 0;
-        break;
-    case 6:
-        for (int k = 0; k < 4; k++) c[k] = (uint8_t)(((p >> (4 * k)) & 15) * 17);
-        break;
-    default:
-        for (int k = 0; k < 4; k++) c[k] = (uint8_t)(p >> (8 * k));
-        break;
+    case 4: p = tex_expand_5650(mem_read16(mem, a)); break;
+    case 5: p = tex_expand_5551(mem_read16(mem, a)); break;
+    case 6: p = tex_expand_4444(mem_read16(mem, a)); break;
+    default: p = mem_read32(mem, a); break;
     }
+    for (int k = 0; k < 4; k++) c[k] = (uint8_t)(p >> (8 * k));
 }
 
 /* A color channel as a real value on the 0..255 scale (c * 255 / max,

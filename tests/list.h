@@ -5,3 +5,4 @@
 #include "list_bad.h"
 #include "list_patch.h"
 #include "list_light.h"
+#include "list_texture.h"
