@@ -6,3 +6,4 @@
 #include "list_patch.h"
 #include "list_light.h"
 #include "list_texture.h"
+#include "list_sampler.h"
