@@ -7,3 +7,4 @@
 #include "list_light.h"
 #include "list_texture.h"
 #include "list_sampler.h"
+#include "list_pixel.h"
