@@ -1,4 +1,4 @@
-/* Tests of the foundation: memory, command processor, dumps, replay, sample, CLI. */
+/* Tests of the foundation (memory, command processor, dumps, replay, sample) and of the vertex pipeline. */
 T(mem_vram_mirrors)
 T(mem_ram_and_scratchpad)
 T(mem_unmapped_is_safe)
