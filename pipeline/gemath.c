@@ -360,33 +360,25 @@ gefloat gemath_dot3(const gefloat a[3], const gefloat b[3])
     return gemath_dot4(a4, b4);
 }
 
-void gemath_mat43_apply(const gefloat m[12], const gefloat v[4], gefloat out[3])
+/* out[r] = row r of the column-major matrix m (`rows` values per column,
+ * 4 columns) times v, one fused row sum each. */
+static void mat_apply(const gefloat *m, int rows, const gefloat v[4], gefloat *out)
 {
 #ifdef GEMATH_AVX2
     if (have_avx2) {
-        mat_apply_avx2(m, 3, v, out);
+        mat_apply_avx2(m, rows, v, out);
         return;
     }
 #endif
-    for (int r = 0; r < 3; r++) {
-        const gefloat row[4] = {m[r], m[3 + r], m[6 + r], m[9 + r]};
+    for (int r = 0; r < rows; r++) {
+        const gefloat row[4] = {m[r], m[rows + r], m[2 * rows + r], m[3 * rows + r]};
         out[r] = gemath_dot4(row, v);
     }
 }
 
-void gemath_mat44_apply(const gefloat m[16], const gefloat v[4], gefloat out[4])
-{
-#ifdef GEMATH_AVX2
-    if (have_avx2) {
-        mat_apply_avx2(m, 4, v, out);
-        return;
-    }
-#endif
-    for (int r = 0; r < 4; r++) {
-        const gefloat row[4] = {m[r], m[4 + r], m[8 + r], m[12 + r]};
-        out[r] = gemath_dot4(row, v);
-    }
-}
+void gemath_mat43_apply(const gefloat m[12], const gefloat v[4], gefloat out[3]) { mat_apply(m, 3, v, out); }
+
+void gemath_mat44_apply(const gefloat m[16], const gefloat v[4], gefloat out[4]) { mat_apply(m, 4, v, out); }
 
 void gemath_mat43_mul_mat43(const gefloat first[12], const gefloat second[12], gefloat out[12])
 {
