@@ -229,7 +229,7 @@ static void setup_light(struct gt_light_state *ls, const struct ge_state *st, un
     reg_rgb(st, LC_COLOR + 3 * i + 2, l->specular);
 }
 
-void light_setup(struct gt_light_state *ls, const struct ge_state *st)
+void light_setup_wv(struct gt_light_state *ls, const struct ge_state *st, const gefloat wv[12])
 {
     memset(ls, 0, sizeof *ls);
     for (int k = 0; k < 12; k++) {
@@ -272,8 +272,6 @@ void light_setup(struct gt_light_state *ls, const struct ge_state *st)
         } else {
             if (reg_nonfinite(st, GE_FOG2))
                 f2 = reg_sign(st, GE_FOG2) ? gemath_neg(FOG_SLOPE_NONFINITE) : FOG_SLOPE_NONFINITE;
-            gefloat wv[12];
-            gemath_mat43_mul_mat43(st->world, st->view, wv);
             fog_fold(wv, f1, f2, ls->fog_row);
         }
     }
@@ -448,4 +446,11 @@ gefloat fog_vertex(const struct gt_light_state *ls, const gefloat pos[3])
 uint8_t fog_to8(gefloat f)
 {
     return quantize8(f);
+}
+
+void light_setup(struct gt_light_state *ls, const struct ge_state *st)
+{
+    gefloat wv[12];
+    gemath_mat43_mul_mat43(st->world, st->view, wv);
+    light_setup_wv(ls, st, wv);
 }

@@ -94,6 +94,9 @@ struct gt_light_state {
 };
 
 void light_setup(struct gt_light_state *ls, const struct ge_state *st);
+/* The same, with world x view already combined by the caller (the transform
+ * forms it once per draw for its own matrix). */
+void light_setup_wv(struct gt_light_state *ls, const struct ge_state *st, const gefloat wv[12]);
 /* Inputs: model-space position (after morph/skinning), model-space normal
  * (after skinning and REVERSE_NORMAL, not normalised), the vertex color
  * (RGBA; has_color false when the VTYPE has no color: then material ambient
