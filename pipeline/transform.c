@@ -31,7 +31,6 @@ void xform_setup(struct gt_xform *xf, const struct ge_state *st)
     /* GE-HARDWARE.md §1: world, view and projection are combined once, before
      * any vertex, with the row-sum unit. */
     gefloat wv[12];
-    memcpy(xf->world, st->world, sizeof xf->world);
     gemath_mat43_mul_mat43(st->world, st->view, wv);
     light_setup_wv(&xf->light, st, wv);
     gemath_mat44_mul_mat43(st->proj, wv, xf->wvp);

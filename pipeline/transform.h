@@ -20,7 +20,7 @@
 struct gt_xform {
     bool through;
     bool depth_clip;        /* DEPTHCLIP_ON: clamp depth instead of discarding */
-    gefloat world[12], wvp[16]; /* wvp = projection * view * world (one row sum per element) */
+    gefloat wvp[16];        /* projection * view * world (one row sum per element) */
     gefloat bone[GT_BONE_MATRIX_WORDS];
     unsigned nweights;      /* 0: no skinning */
     gefloat vp_scale[3], vp_center[3];
