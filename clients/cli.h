@@ -14,4 +14,7 @@ bool cli_wants_help(int argc, char **argv);
 /* Parses a non-negative integer option value; prints an error and returns false when invalid. */
 bool cli_parse_u64(const char *opt, const char *val, unsigned long long max, unsigned long long *out);
 
+/* Online CPUs (at least 1, at most GT_MAX_THREADS): the default thread count. */
+unsigned cli_cpu_count(void);
+
 #endif

@@ -11,7 +11,8 @@
 #include "render.h"
 
 static const char usage[] =
-    "usage: getile render DUMP -o OUT.png [--depth-out FILE] [--replay-end N] [--keep-alpha] [--threads N]\n"
+    "usage: getile render DUMP -o OUT.png [--depth-out FILE] [--replay-end N] [--keep-alpha]\n"
+    "                     [--threads N] [--tile-size N]\n"
     "\n"
     "Replays a PPSSPP frame dump (.ppdmp, or a .zip holding one) and writes the\n"
     "displayed framebuffer as a 512x272 PNG laid out like PPSSPP's frame-test\n"
@@ -22,7 +23,9 @@ static const char usage[] =
     "                         u32 height (little endian), then a u16 per pixel, row by row\n"
     "  --replay-end N         stop after the Nth draw (PRIM, BEZIER or SPLINE)\n"
     "  --keep-alpha           keep the framebuffer's alpha (default: alpha forced to 255)\n"
-    "  --threads N            worker threads (1 until tile binning lands; accepted now)\n";
+    "  --threads N            threads drawing (default: one per CPU, at most 64);\n"
+    "                         the image is byte-identical for every N\n"
+    "  --tile-size N          tile edge in pixels: 16, 32, 64 (default), 128 or 256\n";
 
 static int write_depth(const char *path, const struct gt_render *r)
 {
@@ -53,7 +56,7 @@ static int write_depth(const char *path, const struct gt_render *r)
 int cmd_render(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *depth_out = NULL;
-    unsigned long long replay_end = 0, threads = 1;
+    unsigned long long replay_end = 0, threads = 0, tile = GT_TILE_SIZE_DEFAULT;
     bool keep_alpha = false;
     if (cli_wants_help(argc, argv)) {
         fputs(usage, stdout);
@@ -72,7 +75,14 @@ int cmd_render(int argc, char **argv)
             if (!cli_parse_u64(a, v, 1ull << 40, &replay_end)) return 2;
             i++;
         } else if (!strcmp(a, "--threads")) {
-            if (!cli_parse_u64(a, v, 256, &threads)) return 2;
+            if (!cli_parse_u64(a, v, GT_MAX_THREADS, &threads)) return 2;
+            if (threads == 0) {
+                fprintf(stderr, "getile render: --threads must be at least 1\n");
+                return 2;
+            }
+            i++;
+        } else if (!strcmp(a, "--tile-size")) {
+            if (!cli_parse_u64(a, v, GT_TILE_SIZE_MAX, &tile)) return 2;
             i++;
         } else if (!strcmp(a, "--keep-alpha")) {
             keep_alpha = true;
@@ -94,7 +104,7 @@ int cmd_render(int argc, char **argv)
         fprintf(stderr, "getile render: %s\n\n%s", !in ? "no dump given" : "no output given (-o OUT.png)", usage);
         return 2;
     }
-    (void)threads; /* one thread until tile binning lands */
+    if (threads == 0) threads = cli_cpu_count();
 
     struct gt_diag d = {0};
     struct dump dp;
@@ -117,6 +127,11 @@ int cmd_render(int argc, char **argv)
         fprintf(stderr, "getile: %s\n", gt_diag_msg(&d));
         goto out;
     }
+    if (gt_render_set_threads(r, (unsigned)threads, (unsigned)tile, &d) < 0) {
+        fprintf(stderr, "getile render: %s\n", gt_diag_msg(&d));
+        status = 2;
+        goto out_render;
+    }
     if (gt_render_replay(r, &dp, replay_end, &d) < 0) {
         fprintf(stderr, "getile: %s: %s\n", in, gt_diag_msg(&d));
         goto out_render;
@@ -135,6 +150,12 @@ int cmd_render(int argc, char **argv)
            (unsigned long long)as->emitted[GT_TRIANGLE], (unsigned long long)as->emitted[GT_RECT],
            (unsigned long long)as->emitted[GT_LINE], (unsigned long long)as->emitted[GT_POINT],
            (unsigned long long)as->culled, (unsigned long long)as->discarded);
+    const struct binner_stats *bs = &r->binner.stats;
+    printf("getile: %llu pixels shaded by %llu thread(s); scenes flushed:", (unsigned long long)bs->pixels,
+           threads);
+    for (unsigned k = 0; k < BIN_FLUSH_COUNT; k++)
+        if (bs->flushes[k]) printf(" %s %llu", binner_flush_name(k), (unsigned long long)bs->flushes[k]);
+    printf("\n");
     status = 0;
 out_render:
     gt_render_free(r);

@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "cli.h"
+#include "ge_limits.h"
 
 static const char usage[] =
     "usage: getile COMMAND [ARGS]\n"
@@ -36,6 +39,13 @@ bool cli_parse_u64(const char *opt, const char *val, unsigned long long max, uns
 bad:
     fprintf(stderr, "getile: %s needs a whole number from 0 to %llu, got '%s'\n", opt, max, val ? val : "");
     return false;
+}
+
+unsigned cli_cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) return 1;
+    return n > GT_MAX_THREADS ? GT_MAX_THREADS : (unsigned)n;
 }
 
 int main(int argc, char **argv)

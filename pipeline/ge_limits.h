@@ -27,6 +27,17 @@
 #define GT_REPLAY_ARENA_BASE 0x08840000u       /* where replay places recorded vertices, indices, textures */
 #define GT_REPLAY_ARENA_END 0x0C000000u        /* end of RAM */
 
+/* --- Binning and rasterization (binning/, pipeline/raster.c) --- */
+#define GT_SCREEN_MAX 1024           /* drawing coordinates are 10 bits (scissor, REGION2) */
+#define GT_TILE_SIZE_DEFAULT 64      /* tile edge in pixels; a power of two */
+#define GT_TILE_SIZE_MIN 16          /* smallest tile edge accepted */
+#define GT_TILE_SIZE_MAX 256         /* largest tile edge accepted */
+#define GT_BIN_BLOCK_CMDS 128        /* commands per bin block (bins grow in blocks, never per primitive) */
+#define GT_SCENE_CHUNK (1u << 20)    /* bytes per scene arena chunk */
+#define GT_SCENE_MAX_BYTES (256u << 20) /* a scene that grows past this is flushed (reason "memory") */
+#define GT_MAX_THREADS 64            /* worker threads of one render context */
+#define GT_SHADOW_MAX_BYTES (4u << 20) /* largest self-texture copied for one draw */
+
 /* --- Output --- */
 #define GT_DISPLAY_WIDTH 480         /* the PSP's visible display */
 #define GT_DISPLAY_HEIGHT 272

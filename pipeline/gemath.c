@@ -159,6 +159,38 @@ int32_t gemath_to_fixed(gefloat x, unsigned frac_bits)
     return s ? -(int32_t)mag : (int32_t)mag;
 }
 
+gefloat gemath_from_scaled(int64_t m, int32_t exp2)
+{
+    if (m == 0) return GEMATH_ZERO;
+    uint32_t sign = m < 0;
+    uint64_t mag = sign ? 0u - (uint64_t)m : (uint64_t)m;
+    int n = __builtin_clzll(mag);
+    /* Top bit to bit 63, keep 16 bits (truncating toward zero): value =
+     * top16 * 2^(exp2 + 48 - n), biased exponent 142 + exp2 + 48 - n. */
+    uint32_t top = (uint32_t)((mag << n) >> 48);
+    int64_t e = (int64_t)142 + exp2 + 48 - n;
+    if (e > 300) e = 300;
+    if (e < -300) e = -300;
+    return pack(sign, (int32_t)e, top);
+}
+
+int64_t gemath_to_scaled(gefloat x, int32_t exp2)
+{
+    uint32_t s, m;
+    int32_t e;
+    unpack(x, &s, &e, &m);
+    if (m == 0) return 0;
+    /* x / 2^exp2 = m * 2^sh. */
+    int64_t sh = (int64_t)e - 142 - exp2;
+    uint64_t mag;
+    if (sh >= 47) return s ? INT64_MIN : INT64_MAX; /* m * 2^47 >= 2^62 */
+    if (sh >= 0)
+        mag = (uint64_t)m << sh;
+    else
+        mag = sh > -32 ? m >> -sh : 0;
+    return s ? -(int64_t)mag : (int64_t)mag;
+}
+
 float gemath_to_float(gefloat x)
 {
     float f;

@@ -72,6 +72,12 @@ gefloat gemath_from_fixed(int32_t v, unsigned frac_bits);
  * [INT32_MIN, INT32_MAX]. frac_bits 0..63. For example 12.4 screen
  * coordinates are gemath_to_fixed(x, 4). */
 int32_t gemath_to_fixed(gefloat x, unsigned frac_bits);
+/* m * 2^exp2 for any 64-bit integer m, truncated toward zero to 16
+ * significant bits (the rasterizer's block-floating-point planes use it). */
+gefloat gemath_from_scaled(int64_t m, int32_t exp2);
+/* x / 2^exp2 truncated toward zero to an integer; saturates at
+ * [-2^62, 2^62] (values at or beyond 2^62 give INT64_MIN / INT64_MAX). */
+int64_t gemath_to_scaled(gefloat x, int32_t exp2);
 /* Host float conversions, exact. For output and tests only: no transform
  * arithmetic may run in host floats. */
 float gemath_to_float(gefloat x);

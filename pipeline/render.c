@@ -6,22 +6,25 @@
 
 #include <string.h>
 
-/* A PRIM kick goes through vertex decode, transform and assembly; the
- * primitives are counted (gt_asm_stats) until the rasterizer lands.
- * BEZIER and SPLINE are tessellated, then assembled the same way. BBOX runs
- * its test. */
+/* A PRIM kick goes through vertex decode, transform and assembly into the
+ * binner; BEZIER and SPLINE are tessellated, then assembled the same way;
+ * VAP draws immediate vertices. The binner first snapshots the draw's state
+ * and flushes what the draw must not overtake. BBOX runs its test. */
 static int run_kick(void *ctx, struct ge *ge, uint32_t word, struct gt_diag *d)
 {
     struct gt_render *r = ctx;
+    int rc;
     switch (word >> 24) {
     case GE_PRIM:
         r->stats.prims_by_type[(word >> 16) & 7]++;
-        return asm_prim(&r->assembler, &ge->st, ge->mem, word, NULL, NULL, d);
+        if ((rc = binner_draw(&r->binner, &ge->st, d)) < 0) return rc;
+        return asm_prim(&r->assembler, &ge->st, ge->mem, word, binner_prim, &r->binner, d);
     case GE_BEZIER:
     case GE_SPLINE: {
         uint64_t before = r->assembler.stats.patch_vertices;
         r->stats.curves++;
-        int rc = asm_patch(&r->assembler, &ge->st, ge->mem, word, NULL, NULL, d);
+        if ((rc = binner_draw(&r->binner, &ge->st, d)) < 0) return rc;
+        rc = asm_patch(&r->assembler, &ge->st, ge->mem, word, binner_prim, &r->binner, d);
         /* Generated vertices are work: they count against the step budget. */
         ge->stats.steps += r->assembler.stats.patch_vertices - before;
         return rc;
@@ -30,10 +33,19 @@ static int run_kick(void *ctx, struct ge *ge, uint32_t word, struct gt_diag *d)
         ge->list.bbox_result = bbox_test(&ge->st, ge->mem, word & 0xFFFF);
         return GT_OK;
     case GE_VAP:
-        return asm_immediate(&r->assembler, &ge->st, word, NULL, NULL, d);
+        if ((rc = binner_draw(&r->binner, &ge->st, d)) < 0) return rc;
+        return asm_immediate(&r->assembler, &ge->st, word, binner_prim, &r->binner, d);
     default:
         return GT_OK;
     }
+}
+
+/* Memory is about to be read or written outside the drawing: finish it. */
+static int run_sync(void *ctx, struct ge *ge, struct gt_diag *d)
+{
+    struct gt_render *r = ctx;
+    binner_flush(&r->binner, BIN_FLUSH_SYNC);
+    return GT_OK;
 }
 
 int gt_render_init(struct gt_render *r, struct gt_diag *d)
@@ -44,7 +56,12 @@ int gt_render_init(struct gt_render *r, struct gt_diag *d)
     ge_init(&r->ge, &r->mem);
     r->ge.hooks.ctx = r;
     r->ge.hooks.kick = run_kick;
+    r->ge.hooks.sync = run_sync;
     asm_init(&r->assembler);
+    if ((rc = binner_init(&r->binner, &r->mem, 1, GT_TILE_SIZE_DEFAULT, d)) < 0) {
+        mem_free(&r->mem);
+        return rc;
+    }
     r->display.addr = GT_VRAM_BASE;
     r->display.stride = GT_IMAGE_STRIDE;
     r->display.format = 3;
@@ -53,13 +70,35 @@ int gt_render_init(struct gt_render *r, struct gt_diag *d)
 
 void gt_render_free(struct gt_render *r)
 {
+    binner_free(&r->binner);
     mem_free(&r->mem);
+}
+
+int gt_render_set_threads(struct gt_render *r, unsigned threads, unsigned tile_size, struct gt_diag *d)
+{
+    binner_flush(&r->binner, BIN_FLUSH_END);
+    struct binner_stats keep = r->binner.stats;
+    binner_free(&r->binner);
+    int rc = binner_init(&r->binner, &r->mem, threads, tile_size, d);
+    if (rc < 0) {
+        struct gt_diag ignore;
+        binner_free(&r->binner);
+        binner_init(&r->binner, &r->mem, 1, GT_TILE_SIZE_DEFAULT, &ignore);
+    }
+    r->binner.stats = keep;
+    return rc;
+}
+
+void gt_render_finish(struct gt_render *r)
+{
+    binner_flush(&r->binner, BIN_FLUSH_END);
 }
 
 int gt_render_list(struct gt_render *r, uint32_t pc, struct gt_diag *d)
 {
     ge_list_start(&r->ge, pc, 0);
     int rc = ge_run(&r->ge, d);
+    gt_render_finish(r);
     if (rc < 0) return rc;
     if (r->ge.list.state == GE_LIST_STALLED)
         return gt_fail(d, GT_ELIST_ERROR, "display list stalled at 0x%08x", r->ge.list.pc);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "assemble.h"
+#include "../binning/binner.h"
 #include "dump.h"
 #include "ge.h"
 #include "mem.h"
@@ -33,12 +34,22 @@ struct gt_render {
     struct gt_mem mem;
     struct ge ge;
     struct gt_asm assembler;  /* primitive assembly state across kicks */
+    struct binner binner;     /* scenes, tiles and worker threads */
     struct gt_display display;
     struct gt_replay_stats stats;
 };
 
+/* A context drawing with one thread and GT_TILE_SIZE_DEFAULT tiles. */
 int gt_render_init(struct gt_render *r, struct gt_diag *d);
 void gt_render_free(struct gt_render *r);
+/* Draws with `threads` threads in total (1..GT_MAX_THREADS) and square
+ * tiles of tile_size pixels (a power of two, GT_TILE_SIZE_MIN..MAX). The
+ * output is byte-identical for every choice. Pending drawing is finished
+ * first. Returns 0 or GT_EARG / GT_ENOMEM (the context then draws with one
+ * thread). */
+int gt_render_set_threads(struct gt_render *r, unsigned threads, unsigned tile_size, struct gt_diag *d);
+/* Finishes all pending drawing (the end of a frame). */
+void gt_render_finish(struct gt_render *r);
 /* Replays a frame dump (GE-HARDWARE.md §7, PPSSPP's replay semantics).
  * replay_end > 0 stops after that many draws. */
 int gt_render_replay(struct gt_render *r, const struct dump *dp, uint64_t replay_end, struct gt_diag *d);

@@ -358,7 +358,7 @@ int gt_render_replay(struct gt_render *r, const struct dump *dp, uint64_t replay
         if ((rc = emit(&rp, (uint32_t)GE_FINISH << 24, d)) == GT_OK && (rc = emit(&rp, (uint32_t)GE_END << 24, d)) == GT_OK)
             rc = run_to_pos(&rp, d);
     }
-    if (rc == GT_OK) rc = sync(&rp, d);
+    gt_render_finish(r);
     free(rp.map);
     return rc;
 }

@@ -25,8 +25,12 @@
 /* Reads len bytes of texture data at addr. Every texel and DXT block read
  * goes through here, so a texture cache (GE-HARDWARE.md §6) can be put in
  * front of memory in this one place. Unmapped bytes read 0. */
-static void tex_fetch(const struct gt_mem *mem, uint32_t addr, uint8_t *dst, unsigned len)
+static void tex_fetch(const struct gt_tex *t, const struct gt_mem *mem, uint32_t addr, uint8_t *dst, unsigned len)
 {
+    if (t->shadow && addr - t->shadow_addr < t->shadow_len && t->shadow_len - (addr - t->shadow_addr) >= len) {
+        memcpy(dst, t->shadow + (addr - t->shadow_addr), len);
+        return;
+    }
     const uint8_t *p = mem_ptr(mem, addr, len);
     if (p)
         memcpy(dst, p, len);
@@ -259,19 +263,19 @@ uint32_t tex_texel(const struct gt_tex *t, const struct gt_mem *mem, unsigned le
 
     switch (t->format) {
     case GT_TFMT_DXT1:
-        tex_fetch(mem, addr, b, 8);
+        tex_fetch(t, mem, addr, b, 8);
         return dxt_color(b, x, y, 255);
     case GT_TFMT_DXT3:
-        tex_fetch(mem, addr, b, 16);
+        tex_fetch(t, mem, addr, b, 16);
         return dxt_color(b, x, y, 0) | dxt3_alpha(b, x, y) << 24;
     case GT_TFMT_DXT5:
-        tex_fetch(mem, addr, b, 16);
+        tex_fetch(t, mem, addr, b, 16);
         return dxt_color(b, x, y, 0) | dxt5_alpha(b, x, y) << 24;
     default:
         break;
     }
 
-    tex_fetch(mem, addr, b, bits >= 8 ? bits / 8 : 1);
+    tex_fetch(t, mem, addr, b, bits >= 8 ? bits / 8 : 1);
     switch (t->format) {
     case GT_TFMT_5650: return tex_expand_5650((uint16_t)le16(b));
     case GT_TFMT_5551: return tex_expand_5551((uint16_t)le16(b));
@@ -284,4 +288,18 @@ uint32_t tex_texel(const struct gt_tex *t, const struct gt_mem *mem, unsigned le
     case GT_TFMT_CLUT16: return clut_lookup(t, le16(b), level);
     default: return clut_lookup(t, le32(b), level); /* CLUT32 */
     }
+}
+
+void tex_level_range(const struct gt_tex *t, unsigned level, uint32_t *addr, uint32_t *len)
+{
+    const struct gt_tex_level *l = &t->level[level & 7];
+    uint64_t w = l->w > l->bufw ? l->w : l->bufw;
+    uint64_t h = ((uint64_t)l->h + 7) & ~(uint64_t)7;
+    uint64_t bits = tex_bits_per_texel(t->format);
+    /* DXT blocks hold 4x4 texels in bits * 16 / 8 bytes: the same bytes per
+     * texel row group as the linear formats. */
+    uint64_t n = (w * h * bits) / 8 + 16;
+    if (n > (64u << 20)) n = 64u << 20;
+    *addr = l->addr;
+    *len = (uint32_t)n;
 }

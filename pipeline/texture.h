@@ -55,6 +55,12 @@ struct gt_tex {
     unsigned max_level;        /* TEX_MODE bits 16-18 */
     struct gt_tex_level level[8];
     uint8_t clut[1024];        /* copy of the CLUT memory */
+    /* A copy of texture memory read instead of memory for addresses in
+     * [shadow_addr, shadow_addr + shadow_len): a draw that textures from
+     * its own render target reads the texture as it was before the draw
+     * (GE-HARDWARE.md §6; set by the binner, NULL otherwise). */
+    const uint8_t *shadow;
+    uint32_t shadow_addr, shadow_len;
 };
 
 /* Bits per texel of a format (0 for 11..15). */
@@ -80,6 +86,11 @@ uint32_t tex_texel(const struct gt_tex *t, const struct gt_mem *mem, unsigned le
  * else 0. For DXT formats: the address of the 4x4 block holding the texel.
  * level > 7 or formats 11..15: 0. */
 uint32_t tex_texel_address(const struct gt_tex *t, unsigned level, uint32_t x, uint32_t y, unsigned *nibble);
+
+/* A byte range [*addr, *addr + *len) that holds every texel of a level
+ * (conservative: whole 8-row blocks, the wider of buffer width and width;
+ * len capped at 64 MiB). Used to find textures that pending drawing writes. */
+void tex_level_range(const struct gt_tex *t, unsigned level, uint32_t *addr, uint32_t *len);
 
 /* Expansions to RGBA8888 by bit replication (also the CLUT entry formats). */
 uint32_t tex_expand_5650(uint16_t c);

@@ -752,6 +752,7 @@ TEST(tex_hostile_values)
     memset(&t, 0xFF, sizeof t);
     t.swizzled = true; /* bools must hold 0 or 1 */
     t.clut_per_level = true;
+    t.shadow = NULL; /* a pointer must be valid or NULL */
     for (unsigned fmt = 0; fmt < 20; fmt++) {
         t.format = fmt == 16 ? 0xFFFFFFFFu : fmt;
         for (unsigned level = 0; level < 9; level++)

@@ -1,0 +1,227 @@
+/* The binner (binner.h). */
+#include "binner.h"
+
+#include <string.h>
+
+#include "../pipeline/gt_error.h"
+#include "../pipeline/mem.h"
+
+const char *binner_flush_name(enum bin_flush_reason r)
+{
+    static const char *names[] = {
+#define X(name, str, msg) str,
+        BIN_FLUSH_REASONS(X)
+#undef X
+    };
+    return (unsigned)r < BIN_FLUSH_COUNT ? names[r] : "unknown";
+}
+
+int binner_init(struct binner *b, struct gt_mem *mem, unsigned threads, unsigned tile_size, struct gt_diag *d)
+{
+    memset(b, 0, sizeof *b);
+    if (threads == 0 || threads > GT_MAX_THREADS)
+        return gt_fail(d, GT_EARG, "thread count %u outside 1..%u", threads, GT_MAX_THREADS);
+    if (tile_size < GT_TILE_SIZE_MIN || tile_size > GT_TILE_SIZE_MAX || (tile_size & (tile_size - 1)))
+        return gt_fail(d, GT_EARG, "tile size %u is not a power of two in %u..%u", tile_size, GT_TILE_SIZE_MIN,
+                       GT_TILE_SIZE_MAX);
+    b->mem = mem;
+    b->threads = threads;
+    b->tile_size = tile_size;
+    return workers_start(&b->workers, threads, d);
+}
+
+void binner_free(struct binner *b)
+{
+    workers_stop(&b->workers);
+    scene_free(&b->scene);
+}
+
+void binner_flush(struct binner *b, enum bin_flush_reason why)
+{
+    struct scene *s = &b->scene;
+    if (s->active && s->nused) {
+        b->stats.flushes[why]++;
+        if (s->serial) b->stats.scenes_serial++;
+        b->stats.bins_run += s->nused;
+        uint64_t before = b->workers.stats.pixels;
+        workers_run(&b->workers, s, b->mem);
+        b->stats.pixels += b->workers.stats.pixels - before;
+    }
+    scene_reset(s);
+    b->cur_scene = NULL;
+}
+
+/* ---- Memory ranges ------------------------------------------------------
+ * Draws write VRAM only (FB_PTR and Z_PTR are VRAM offsets). Ranges are VRAM
+ * offsets [lo, lo + len) on the 2 MiB circle of VRAM (its views and
+ * mirrors all reach the same bytes). */
+struct vrange { uint32_t lo, len; };
+
+static bool vrange_overlap(struct vrange a, struct vrange b)
+{
+    if (!a.len || !b.len) return false;
+    if (a.len >= GT_VRAM_SIZE || b.len >= GT_VRAM_SIZE) return true;
+    uint32_t m = GT_VRAM_SIZE - 1;
+    return ((b.lo - a.lo) & m) < a.len || ((a.lo - b.lo) & m) < b.len;
+}
+
+/* Union, as the smallest range from a's start covering both (ranges of one
+ * scene start at the same buffer, so this stays tight). */
+static struct vrange vrange_union(struct vrange a, struct vrange b)
+{
+    if (!a.len) return b;
+    if (!b.len) return a;
+    uint32_t m = GT_VRAM_SIZE - 1;
+    uint32_t lo = a.lo, bo = (b.lo - a.lo) & m;
+    if (bo > GT_VRAM_SIZE / 2) { /* b starts before a */
+        lo = b.lo;
+        uint64_t end = (uint64_t)((a.lo - b.lo) & m) + a.len;
+        uint64_t len = end > b.len ? end : b.len;
+        return (struct vrange){lo, len >= GT_VRAM_SIZE ? GT_VRAM_SIZE : (uint32_t)len};
+    }
+    uint64_t end = (uint64_t)bo + b.len;
+    uint64_t len = end > a.len ? end : a.len;
+    return (struct vrange){lo, len >= GT_VRAM_SIZE ? GT_VRAM_SIZE : (uint32_t)len};
+}
+
+/* The bytes a buffer at addr with the given stride and bytes per pixel may
+ * receive inside the draw's scissor, pixels past the stride included. */
+static struct vrange buffer_range(const struct rast_state *st, uint32_t addr, uint32_t stride, uint32_t bpp)
+{
+    if (st->sc_x0 > st->sc_x1 || st->sc_y0 > st->sc_y1) return (struct vrange){0, 0};
+    uint64_t first = ((uint64_t)st->sc_y0 * stride + (uint64_t)st->sc_x0) * bpp;
+    uint64_t last = ((uint64_t)st->sc_y1 * stride + (uint64_t)st->sc_x1 + 1) * bpp;
+    uint64_t len = last - first;
+    return (struct vrange){(uint32_t)((addr + first) & (GT_VRAM_SIZE - 1)),
+                           len >= GT_VRAM_SIZE ? GT_VRAM_SIZE : (uint32_t)len};
+}
+
+/* The VRAM bytes a textured draw reads (RAM textures: none). */
+static struct vrange texture_range(const struct rast_state *st, uint32_t *addr_out, uint32_t *len_out)
+{
+    struct vrange r = {0, 0};
+    *addr_out = 0, *len_out = 0;
+    if (!st->textured) return r;
+    const struct gt_tex *t = &st->smp.tex;
+    unsigned levels = st->smp.max_level + 1;
+    uint32_t lo = 0, hi = 0;
+    for (unsigned i = 0; i < levels; i++) {
+        uint32_t a, n;
+        tex_level_range(t, i, &a, &n);
+        if (!mem_is_vram(a)) continue;
+        struct vrange l = {a & (GT_VRAM_SIZE - 1), n >= GT_VRAM_SIZE ? GT_VRAM_SIZE : n};
+        r = vrange_union(r, l);
+        if (!hi || a < lo) lo = a;
+        if (a + n > hi) hi = a + n;
+    }
+    *addr_out = lo, *len_out = hi - lo;
+    return r;
+}
+
+/* Whether a draw's depth buffer can share the color buffer's tiles: the
+ * same stride (so a pixel's depth has the same pixel index) and no byte
+ * written as both color and depth. */
+static bool depth_follows(const struct rast_state *st, struct vrange fb, struct vrange z)
+{
+    return st->z_stride == st->fb_stride && !vrange_overlap(fb, z);
+}
+
+/* Places b->cur into the scene (flushing first when the scene cannot take
+ * it) and gives a self-texturing draw its texture copy. */
+static int place_state(struct binner *b, struct gt_diag *d)
+{
+    struct rast_state *cur = &b->cur;
+    struct scene *s = &b->scene;
+    struct vrange fb = buffer_range(cur, cur->fb_addr, cur->fb_stride, cur->fb_bpp);
+    struct vrange z = cur->uses_depth ? buffer_range(cur, cur->z_addr, cur->z_stride, 2) : (struct vrange){0, 0};
+    uint32_t tex_addr, tex_len;
+    struct vrange tex = texture_range(cur, &tex_addr, &tex_len);
+
+    if (s->active) {
+        struct vrange sfb = {s->fb_lo, s->fb_hi}, sz = {s->z_lo, s->z_hi};
+        if (vrange_overlap(tex, sfb) || vrange_overlap(tex, sz))
+            binner_flush(b, BIN_FLUSH_TEXTURE);
+        else if (s->fb_addr != cur->fb_addr || s->fb_stride != cur->fb_stride || s->fb_bpp != cur->fb_bpp)
+            binner_flush(b, BIN_FLUSH_TARGET);
+        else if (cur->uses_depth && s->has_z && (s->z_addr != cur->z_addr || s->z_stride != cur->z_stride))
+            binner_flush(b, BIN_FLUSH_TARGET);
+        else if (!s->serial && (vrange_overlap(vrange_union(sfb, fb), vrange_union(sz, z)) ||
+                                (cur->uses_depth && cur->z_stride != s->fb_stride)))
+            binner_flush(b, BIN_FLUSH_DEPTH);
+    }
+    if (!s->active) {
+        bool serial = cur->uses_depth && !depth_follows(cur, fb, z);
+        int rc = scene_begin(s, cur->fb_addr, cur->fb_stride, cur->fb_bpp, serial, b->tile_size);
+        if (rc < 0) return gt_fail(d, rc, "out of memory starting a scene");
+    }
+    struct vrange sfb = vrange_union((struct vrange){s->fb_lo, s->fb_hi}, fb);
+    s->fb_lo = sfb.lo, s->fb_hi = sfb.len;
+    if (cur->uses_depth) {
+        struct vrange sz = vrange_union((struct vrange){s->z_lo, s->z_hi}, z);
+        s->z_lo = sz.lo, s->z_hi = sz.len;
+        s->has_z = true;
+        s->z_addr = cur->z_addr, s->z_stride = cur->z_stride;
+    }
+
+    struct rast_state *copy = arena_alloc(&s->arena, sizeof *copy);
+    if (!copy) return gt_fail(d, GT_ENOMEM, "out of memory for a draw's state");
+    *copy = *cur;
+    /* Self-texturing: the texture overlaps the draw's own target. */
+    if (tex_len && (vrange_overlap(tex, fb) || vrange_overlap(tex, z)) && tex_len <= GT_SHADOW_MAX_BYTES) {
+        uint8_t *buf = arena_alloc(&s->arena, tex_len);
+        if (!buf) return gt_fail(d, GT_ENOMEM, "out of memory copying a self-texture");
+        mem_read(b->mem, tex_addr, buf, tex_len);
+        copy->smp.tex.shadow = buf;
+        copy->smp.tex.shadow_addr = tex_addr;
+        copy->smp.tex.shadow_len = tex_len;
+        b->stats.shadows++;
+    }
+    b->cur_scene = copy;
+    return GT_OK;
+}
+
+int binner_draw(struct binner *b, const struct ge_state *st, struct gt_diag *d)
+{
+    struct rast_state next;
+    rast_state_snapshot(&next, st);
+    if (b->cur_scene && !b->cur_scene->smp.tex.shadow && !memcmp(&next, &b->cur, sizeof next)) return GT_OK;
+    b->cur = next;
+    b->cur_scene = NULL;
+    return place_state(b, d);
+}
+
+static int setup(struct rast_prim *p, const struct rast_state *st, const struct gt_prim *gp)
+{
+    switch (gp->kind) {
+    case GT_TRIANGLE: return rast_setup_triangle(p, st, &gp->v[0], &gp->v[1], &gp->v[2], gp->provoking);
+    case GT_RECT: return rast_setup_rect(p, st, &gp->v[0], &gp->v[1]);
+    case GT_LINE: return rast_setup_line(p, st, &gp->v[0], &gp->v[1], gp->provoking);
+    default: return rast_setup_point(p, st, &gp->v[0]);
+    }
+}
+
+int binner_prim(void *ctx, const struct gt_prim *gp, struct gt_diag *d)
+{
+    struct binner *b = ctx;
+    /* The primitive is retried once after a flush when the scene is full. */
+    for (int attempt = 0;; attempt++) {
+        if (!b->cur_scene) {
+            int rc = place_state(b, d);
+            if (rc < 0) return rc;
+        }
+        struct scene *s = &b->scene;
+        struct rast_prim *p = arena_alloc(&s->arena, sizeof *p);
+        int rc = GT_ENOMEM;
+        if (p) {
+            if (!setup(p, b->cur_scene, gp)) return GT_OK; /* draws nothing */
+            rc = scene_bin(s, p, b->cur_scene);
+        }
+        if (rc == GT_OK) {
+            b->stats.prims++;
+            if (s->arena.total > GT_SCENE_MAX_BYTES) binner_flush(b, BIN_FLUSH_MEMORY);
+            return GT_OK;
+        }
+        if (attempt > 0 || !s->prims) return gt_fail(d, GT_ENOMEM, "out of memory binning a primitive");
+        binner_flush(b, BIN_FLUSH_MEMORY);
+    }
+}

@@ -1,0 +1,69 @@
+/* The binner: an explicit state machine between the command processor and
+ * the workers. For every kick it snapshots the draw's state
+ * (binner_draw), decides whether the pending scene can take the draw or must
+ * be flushed first, then sets up and bins each primitive (binner_prim, an
+ * assembly sink). States: IDLE (no scene) and BINNING (a scene with draws
+ * for one color buffer); every transition back to IDLE is a flush with a
+ * counted reason, so a profile shows why parallelism was lost.
+ *
+ * Hazards flushed (issue 6): the GE or the replay touching memory (sync:
+ * block transfers, CLUT loads, recorded memory writes, display readout),
+ * a draw that reads (as a texture) memory the scene writes, a change of
+ * color buffer, a depth buffer that cannot follow the color buffer's tiles,
+ * and a full scene arena. A draw that textures from its own target reads a
+ * copy of the texture taken before the draw (GE-HARDWARE.md §6, first
+ * approximation: see docs/KNOWN_DIFFERENCES.md). */
+#ifndef GETILE_BINNER_H
+#define GETILE_BINNER_H
+
+#include "scene.h"
+#include "workers.h"
+
+#define BIN_FLUSH_REASONS(X)                                                   \
+    X(SYNC, "sync", "the GE or the replay accesses memory")                   \
+    X(TARGET, "target", "the color or depth buffer changed")                  \
+    X(DEPTH, "depth", "the depth buffer cannot follow the color buffer's tiles") \
+    X(TEXTURE, "texture", "a draw reads memory that pending drawing writes")  \
+    X(MEMORY, "memory", "the scene arena is full")                            \
+    X(END, "end", "the list ended or the display is read")
+
+enum bin_flush_reason {
+#define X(name, str, msg) BIN_FLUSH_##name,
+    BIN_FLUSH_REASONS(X)
+#undef X
+    BIN_FLUSH_COUNT
+};
+
+const char *binner_flush_name(enum bin_flush_reason r);
+
+struct binner_stats {
+    uint64_t flushes[BIN_FLUSH_COUNT]; /* flushes that ran a non-empty scene, by reason */
+    uint64_t scenes_serial;  /* scenes run as one tile */
+    uint64_t prims;          /* primitives set up and binned */
+    uint64_t pixels;         /* pixels shaded (reached the per-pixel stage) */
+    uint64_t shadows;        /* self-texturing draws given a texture copy */
+    uint64_t bins_run;       /* bins (tiles) run */
+};
+
+struct binner {
+    struct scene scene;
+    struct workers workers;
+    struct gt_mem *mem;
+    unsigned threads, tile_size;
+    struct rast_state cur;              /* the last draw's snapshot */
+    const struct rast_state *cur_scene; /* its copy in the scene, NULL until placed */
+    struct binner_stats stats;
+};
+
+/* threads: total threads drawing (1: the caller only); tile_size a power of
+ * two in GT_TILE_SIZE_MIN..GT_TILE_SIZE_MAX. Returns 0 or a gt_err. */
+int binner_init(struct binner *b, struct gt_mem *mem, unsigned threads, unsigned tile_size, struct gt_diag *d);
+void binner_free(struct binner *b);
+/* A kick is about to draw with the registers in st. */
+int binner_draw(struct binner *b, const struct ge_state *st, struct gt_diag *d);
+/* Assembly sink (gt_prim_sink): sets up and bins one primitive. */
+int binner_prim(void *ctx, const struct gt_prim *p, struct gt_diag *d);
+/* Runs and empties the pending scene (nothing when it is empty). */
+void binner_flush(struct binner *b, enum bin_flush_reason why);
+
+#endif

@@ -1,0 +1,309 @@
+/* Rasterization of set-up primitives inside one tile (raster.h).
+ *
+ * Walk order (GE-HARDWARE.md §2, §5): rows top to bottom; each row left to
+ * right in spans of 4 pixels aligned to multiples of 4 in x; the mip level
+ * is chosen once per span from the texture coordinates at the span's second
+ * pixel (x = span start + 1), whether or not that pixel is covered. Walking
+ * left to right is a model choice (one place: draw_span_row).
+ *
+ * Ownership: a pixel at screen (x, y) belongs to the tile holding canonical
+ * position (x mod tstride, y + x div tstride); see tile_rows. Lines and
+ * points are walked in their own order and filtered per pixel. */
+#include "raster.h"
+
+#include <string.h>
+
+#include "gemath.h"
+
+/* floor(a / m) and ceil(a / m) for m > 0. */
+static int64_t fdiv(int64_t a, int64_t m) { return a >= 0 ? a / m : -((-a + m - 1) / m); }
+static int64_t cdiv(int64_t a, int64_t m) { return -fdiv(-a, m); }
+
+static int64_t sat64(__int128 v)
+{
+    if (v > INT64_MAX) return INT64_MAX;
+    if (v < INT64_MIN) return INT64_MIN;
+    return (int64_t)v;
+}
+
+static int32_t sat32(int64_t v)
+{
+    if (v > INT32_MAX) return INT32_MAX;
+    if (v < INT32_MIN) return INT32_MIN;
+    return (int32_t)v;
+}
+
+static int64_t plane_at(const struct rast_plane *pl, int64_t X, int64_t Y, int32_t ax, int32_t ay)
+{
+    return sat64((__int128)pl->v + (__int128)pl->gx * (X - ax) + (__int128)pl->gy * (Y - ay));
+}
+
+static uint8_t clamp8(int64_t v) { return v < 0 ? 0 : v > 255 ? 255 : (uint8_t)v; }
+
+/* The sample position of pixel coordinate px in 1/16 pixel: triangles
+ * sample at 16 px + 7 (PPSSPP TriangleEdge::Start), rectangles at the
+ * centre 16 px + 8 (DrawRectangle). */
+static int64_t sample_pos(const struct rast_prim *p, int32_t px)
+{
+    return (int64_t)px * 16 + (p->kind == RAST_RECT ? 8 : 7);
+}
+
+/* Texture coordinates (level-0 texels, 8 fraction bits) from plane values;
+ * *w receives the perspective w (1 without perspective). */
+static void tex_coords(const struct rast_prim *p, const struct rast_state *st, int64_t sv, int64_t tv, int64_t qv, int32_t *u, int32_t *v,
+                       gefloat *w)
+{
+    if (!p->persp) {
+        *u = sat32(sv >> RAST_PLANE_FRAC);
+        *v = sat32(tv >> RAST_PLANE_FRAC);
+        *w = GEMATH_ONE;
+        return;
+    }
+    const struct gt_sampler *smp = &st->smp;
+    gefloat q = gemath_from_scaled(qv, p->exp[2] - RAST_PLANE_FRAC);
+    gefloat rq = gemath_recip(q);
+    gefloat s = gemath_mul(gemath_from_scaled(sv, p->exp[0] - RAST_PLANE_FRAC), rq);
+    gefloat t = gemath_mul(gemath_from_scaled(tv, p->exp[1] - RAST_PLANE_FRAC), rq);
+    *u = sat32(gemath_to_scaled(s, -(int32_t)(8 + smp->wlog[0])));
+    *v = sat32(gemath_to_scaled(t, -(int32_t)(8 + smp->hlog[0])));
+    *w = rq;
+}
+
+/* The mip level of a span or a single pixel. */
+struct lod { unsigned level, frac; bool magnify; };
+
+static bool needs_lod(const struct rast_state *st)
+{
+    const struct gt_sampler *s = &st->smp;
+    return s->max_level > 0 || s->min_linear != s->mag_linear;
+}
+
+/* LOD from the texture coordinates at screen pixel (px, py): the auto mode
+ * uses the u difference to the right neighbour and the v difference to the
+ * pixel below (PPSSPP CalculateSamplingParams via ApplyTexturing's ds, dt). */
+static struct lod span_lod(const struct rast_prim *p, const struct rast_state *st, int32_t px, int32_t py)
+{
+    struct lod l = {0, 0, true};
+    if (!needs_lod(st)) return l;
+    int64_t X = sample_pos(p, px), Y = sample_pos(p, py);
+    const struct rast_plane *pl = p->pl;
+    int32_t u0, v0, u1, v1, ux, vx;
+    gefloat w, wd;
+    tex_coords(p, st, plane_at(&pl[RP_S], X, Y, p->ax, p->ay), plane_at(&pl[RP_T], X, Y, p->ax, p->ay),
+               plane_at(&pl[RP_Q], X, Y, p->ax, p->ay), &u0, &v0, &w);
+    tex_coords(p, st, plane_at(&pl[RP_S], X + 16, Y, p->ax, p->ay), plane_at(&pl[RP_T], X + 16, Y, p->ax, p->ay),
+               plane_at(&pl[RP_Q], X + 16, Y, p->ax, p->ay), &u1, &vx, &wd);
+    tex_coords(p, st, plane_at(&pl[RP_S], X, Y + 16, p->ax, p->ay), plane_at(&pl[RP_T], X, Y + 16, p->ax, p->ay),
+               plane_at(&pl[RP_Q], X, Y + 16, p->ax, p->ay), &ux, &v1, &wd);
+    int64_t du = (int64_t)u1 - u0, dv = (int64_t)v1 - v0;
+    if (du < 0) du = -du;
+    if (dv < 0) dv = -dv;
+    uint64_t m = (uint64_t)(du > dv ? du : dv);
+    int32_t lod_in = sampler_log2_fixed(m, 8);
+    l.magnify = sampler_level(&st->smp, lod_in, w, &l.level, &l.frac);
+    return l;
+}
+
+/* Shades and writes one pixel at screen (x, y) from its plane values. */
+static void shade(const struct rast_prim *p, const struct rast_state *st, struct gt_mem *mem, int32_t x, int32_t y, const int64_t *val,
+                  const struct lod *lod, struct rast_stats *stats)
+{
+    int64_t zv = val[RP_Z] >> RAST_PLANE_FRAC;
+    uint16_t z = (uint16_t)(zv < 0 ? 0 : zv > 65535 ? 65535 : zv);
+    uint8_t prim[4], sec[3], out[4];
+    if (p->flat_color) {
+        memcpy(prim, p->color, 4);
+        memcpy(sec, p->color1, 3);
+    } else {
+        for (unsigned k = 0; k < 4; k++) prim[k] = clamp8(val[RP_R + k] >> RAST_PLANE_FRAC);
+        for (unsigned k = 0; k < 3; k++) sec[k] = clamp8(val[RP_R1 + k] >> RAST_PLANE_FRAC);
+    }
+    if (p->kind == RAST_LINE && st->antialias) prim[3] = 0x7F; /* PPSSPP DrawLine */
+    uint8_t fog = 255;
+    if (st->px.fog && !st->px.clear) {
+        /* PPSSPP ClampFogDepth: floor(f * 256) limited to 0..255. */
+        fog = clamp8(val[RP_FOG] >> (RAST_PLANE_FRAC + 8));
+    }
+    if (st->textured) {
+        int32_t u, v;
+        gefloat w;
+        tex_coords(p, st, val[RP_S], val[RP_T], val[RP_Q], &u, &v, &w);
+        uint32_t tx = sampler_sample(&st->smp, mem, u, v, lod->level, lod->frac, lod->magnify);
+        uint8_t texel[4] = {(uint8_t)tx, (uint8_t)(tx >> 8), (uint8_t)(tx >> 16), (uint8_t)(tx >> 24)};
+        pixel_texfunc(&st->px, prim, texel, sec, out);
+    } else if (!st->px.clear) {
+        pixel_add_secondary(prim, sec, out);
+    } else {
+        memcpy(out, prim, 4);
+    }
+    uint32_t bpp = st->fb_bpp;
+    uint8_t *fb = mem_ptr(mem, st->fb_addr + ((uint32_t)y * st->fb_stride + (uint32_t)x) * bpp, bpp);
+    if (!fb) return;
+    uint8_t *zb = NULL;
+    if (st->uses_depth) zb = mem_ptr(mem, st->z_addr + ((uint32_t)y * st->z_stride + (uint32_t)x) * 2, 2);
+    pixel_write(&st->px, x, y, z, out, fog, fb, zb);
+    stats->pixels++;
+}
+
+/* Which planes a primitive's pixels read. */
+static unsigned used_planes(const struct rast_prim *p, const struct rast_state *st, unsigned *list)
+{
+    unsigned n = 0;
+    list[n++] = RP_Z;
+    if (!p->flat_color)
+        for (unsigned k = RP_R; k <= RP_B1; k++) list[n++] = k;
+    if (st->px.fog && !st->px.clear) list[n++] = RP_FOG;
+    if (st->textured) {
+        list[n++] = RP_S, list[n++] = RP_T;
+        if (p->persp) list[n++] = RP_Q;
+    }
+    return n;
+}
+
+/* Draws pixels xs..xe (inclusive) of screen row py, all covered. Plane
+ * values are evaluated exactly at xs and stepped by 16 gx per pixel; only
+ * covered pixels are stepped over, where values stay within the vertex
+ * range, and the stepping is done in unsigned arithmetic so the step after
+ * the last pixel cannot overflow. */
+static void draw_span_row(const struct rast_prim *p, const struct rast_state *st, struct gt_mem *mem, int32_t py, int32_t xs, int32_t xe,
+                          struct rast_stats *stats)
+{
+    unsigned list[RP_COUNT];
+    unsigned n = used_planes(p, st, list);
+    int64_t val[RP_COUNT] = {0};
+    uint64_t step[RP_COUNT] = {0};
+    int64_t X = sample_pos(p, xs), Y = sample_pos(p, py);
+    for (unsigned i = 0; i < n; i++) {
+        unsigned k = list[i];
+        val[k] = plane_at(&p->pl[k], X, Y, p->ax, p->ay);
+        step[k] = (uint64_t)p->pl[k].gx * 16u;
+    }
+    bool tex = st->textured;
+    struct lod lod = {0, 0, true};
+    int32_t span = INT32_MIN;
+    for (int32_t x = xs; x <= xe; x++) {
+        if (tex && (x >> 2) != span) {
+            span = x >> 2;
+            lod = span_lod(p, st, (x & ~3) + 1, py);
+        }
+        shade(p, st, mem, x, py, val, &lod, stats);
+        for (unsigned i = 0; i < n; i++) {
+            unsigned k = list[i];
+            val[k] = (int64_t)((uint64_t)val[k] + step[k]);
+        }
+    }
+}
+
+/* The covered pixels of a triangle's row py, limited to [xs, xe]. */
+static bool tri_row(const struct rast_prim *p, int32_t py, int32_t *xs, int32_t *xe)
+{
+    int64_t lo = *xs, hi = *xe;
+    int64_t Y = (int64_t)py * 16 + 7;
+    for (unsigned i = 0; i < 3; i++) {
+        int64_t a = p->ea[i];
+        int64_t base = p->eb[i] * Y + p->ec[i] + p->ebias[i] + a * 7;
+        /* Covered: 16 a px + base >= 0. */
+        if (a > 0) {
+            int64_t b = cdiv(-base, 16 * a);
+            if (b > lo) lo = b;
+        } else if (a < 0) {
+            int64_t b = fdiv(base, -16 * a);
+            if (b < hi) hi = b;
+        } else if (base < 0) {
+            return false;
+        }
+    }
+    if (lo > hi) return false;
+    *xs = (int32_t)lo, *xe = (int32_t)hi;
+    return true;
+}
+
+/* Draws one pixel of a line or point if the tile owns it. */
+static bool owns(const struct rast_tile *t, int32_t x, int32_t y)
+{
+    if (!t->tstride) return true;
+    int64_t cy = (int64_t)y + x / t->tstride, cx = x % t->tstride;
+    return cx >= t->cx0 && cx < t->cx1 && cy >= t->cy0 && cy < t->cy1;
+}
+
+static void draw_line(const struct rast_prim *p, const struct rast_state *st, const struct rast_tile *t, struct gt_mem *mem,
+                      struct rast_stats *stats)
+{
+    unsigned list[RP_COUNT];
+    unsigned n = used_planes(p, st, list);
+    for (int32_t i = 0; i < p->lsteps; i++) {
+        int32_t X = p->lx + (int32_t)((int64_t)p->ldx * i / p->lsteps);
+        int32_t Y = p->ly + (int32_t)((int64_t)p->ldy * i / p->lsteps);
+        int32_t x = X >> 4, y = Y >> 4;
+        if (x < p->x0 || x > p->x1 || y < p->y0 || y > p->y1 || !owns(t, x, y)) continue;
+        int64_t val[RP_COUNT] = {0};
+        for (unsigned j = 0; j < n; j++) {
+            unsigned k = list[j];
+            val[k] = sat64((__int128)p->pl[k].v + (__int128)p->pl[k].gx * i);
+        }
+        struct lod lod = {0, 0, true};
+        if (st->textured && needs_lod(st)) {
+            /* The texture step to the next pixel along the line. */
+            int32_t u0, v0, u1, v1;
+            gefloat w, w1;
+            tex_coords(p, st, val[RP_S], val[RP_T], val[RP_Q], &u0, &v0, &w);
+            tex_coords(p, st, sat64((__int128)val[RP_S] + p->pl[RP_S].gx), sat64((__int128)val[RP_T] + p->pl[RP_T].gx),
+                       sat64((__int128)val[RP_Q] + p->pl[RP_Q].gx), &u1, &v1, &w1);
+            int64_t du = p->ldx ? (int64_t)u1 - u0 : 0, dv = p->ldy ? (int64_t)v1 - v0 : 0;
+            if (du < 0) du = -du;
+            if (dv < 0) dv = -dv;
+            lod.magnify = sampler_level(&st->smp, sampler_log2_fixed((uint64_t)(du > dv ? du : dv), 8), w,
+                                        &lod.level, &lod.frac);
+        }
+        shade(p, st, mem, x, y, val, &lod, stats);
+    }
+}
+
+/* Screen rows that can hold pixels of tile t for a primitive spanning
+ * x0..x1, y0..y1: a pixel of row y lands in canonical row y + x div
+ * tstride. */
+void rast_draw(const struct rast_prim *p, const struct rast_state *st, const struct rast_tile *t, struct gt_mem *mem, struct rast_stats *stats)
+{
+    stats->prims++;
+    if (p->kind == RAST_LINE) {
+        draw_line(p, st, t, mem, stats);
+        return;
+    }
+    if (p->kind == RAST_POINT) {
+        if (!owns(t, p->x0, p->y0)) return;
+        int64_t val[RP_COUNT];
+        for (unsigned k = 0; k < RP_COUNT; k++) val[k] = p->pl[k].v;
+        struct lod lod = {0, 0, true};
+        if (st->textured && needs_lod(st)) {
+            int32_t u, v;
+            gefloat w;
+            tex_coords(p, st, val[RP_S], val[RP_T], val[RP_Q], &u, &v, &w);
+            /* No neighbour: the auto mode sees a zero difference (PPSSPP
+             * DrawPoint). */
+            lod.magnify = sampler_level(&st->smp, SAMPLER_LOG2_ZERO, w, &lod.level, &lod.frac);
+        }
+        shade(p, st, mem, p->x0, p->y0, val, &lod, stats);
+        return;
+    }
+    int32_t K = 0, ys = p->y0, ye = p->y1;
+    if (t->tstride) {
+        K = p->x1 >= 0 ? p->x1 / (int32_t)t->tstride : 0;
+        if (ys < t->cy0 - K) ys = t->cy0 - K;
+        if (ye > t->cy1 - 1) ye = t->cy1 - 1;
+    }
+    for (int32_t py = ys; py <= ye; py++) {
+        for (int32_t k = 0; k <= K; k++) {
+            int32_t xs = p->x0, xe = p->x1;
+            if (t->tstride) {
+                int32_t cy = py + k;
+                if (cy < t->cy0 || cy >= t->cy1) continue;
+                int32_t base = k * (int32_t)t->tstride;
+                if (xs < base + t->cx0) xs = base + t->cx0;
+                if (xe > base + t->cx1 - 1) xe = base + t->cx1 - 1;
+                if (xs > xe) continue;
+            }
+            if (p->kind == RAST_TRIANGLE && !tri_row(p, py, &xs, &xe)) continue;
+            draw_span_row(p, st, mem, py, xs, xe, stats);
+        }
+    }
+}

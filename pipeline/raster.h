@@ -1,0 +1,116 @@
+/* Triangle setup and rasterization (issue 5), written for tiles: setup runs
+ * once per primitive on the thread that bins (rast_setup_*), producing a
+ * struct rast_prim that holds everything the pixels need; rast_draw then
+ * draws the part of one primitive that falls in one tile, reading only the
+ * primitive, its per-draw snapshot (struct rast_state) and the memory it
+ * writes. Workers call rast_draw concurrently for different tiles.
+ *
+ * Tiles partition memory, not the screen (GE-HARDWARE.md §5, issue 6). A
+ * pixel drawn at screen (x, y) writes the color buffer at pixel index
+ * y * stride + x, whose canonical position is (index mod stride,
+ * index div stride): a pixel past the stride lands at the start of the next
+ * row (§5). A tile is a rectangle of canonical positions; rast_draw draws
+ * exactly the pixels whose canonical position is inside it, in the order the
+ * GE walks them (rows top to bottom, each row left to right in 4-pixel
+ * spans), so writes to one address keep primitive order and walk order.
+ *
+ * Setup (GE-HARDWARE.md §2): every triangle gets fixed-point planes (value
+ * at an anchor vertex plus per-x and per-y gradients) for depth, each color
+ * channel, fog and the texture coordinates, the gradients divided by the
+ * area with the 256-segment reciprocal table (gemath_area_recip32).
+ * Rectangles get planes the same way, their area being width x height.
+ * Model choices are listed in raster.c next to the code and in
+ * docs/DESIGN.md. */
+#ifndef GETILE_RASTER_H
+#define GETILE_RASTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "assemble.h"
+#include "mem.h"
+#include "pixel.h"
+#include "sampler.h"
+
+/* Fraction bits of plane values and gradients. Model choice. */
+#define RAST_PLANE_FRAC 16
+
+/* Everything a draw's pixels depend on, snapshotted from the registers once
+ * per draw (rast_state_snapshot). Workers read only this. */
+struct rast_state {
+    struct gt_pixel_state px;
+    struct gt_sampler smp;
+    bool textured;            /* TEXTURE_ON and not clear mode */
+    bool through;             /* VTYPE bit 23 */
+    bool gouraud;             /* SHADEMODE bit 0 */
+    bool tex_proj;            /* texture matrix with projection (TEX_MAPMODE 1, projection 0 ... 3): s/q, t/q */
+    bool antialias;           /* ANTIALIAS_ON (lines) */
+    bool uses_depth;          /* the draw reads or writes the depth buffer */
+    uint8_t fb_bpp;           /* 2 or 4 */
+    uint32_t fb_addr, fb_stride; /* FB_PTR (VRAM), FB_WIDTH in pixels */
+    uint32_t z_addr, z_stride;   /* Z_PTR (VRAM), Z_WIDTH in pixels */
+    int32_t sc_x0, sc_y0, sc_x1, sc_y1; /* scissor, inclusive drawing coordinates */
+};
+
+void rast_state_snapshot(struct rast_state *rs, const struct ge_state *st);
+
+/* A plane: value(X, Y) = v + gx * (X - ax) + gy * (Y - ay) with
+ * RAST_PLANE_FRAC fraction bits, X and Y in 1/16 pixel, (ax, ay) the
+ * primitive's anchor. */
+struct rast_plane { int64_t v, gx, gy; };
+
+enum rast_kind { RAST_TRIANGLE, RAST_RECT, RAST_LINE, RAST_POINT };
+
+/* Plane indices. */
+enum { RP_Z, RP_R, RP_G, RP_B, RP_A, RP_R1, RP_G1, RP_B1, RP_FOG, RP_S, RP_T, RP_Q, RP_COUNT };
+
+/* A set-up primitive. */
+struct rast_prim {
+    uint8_t kind;             /* enum rast_kind */
+    bool flat_color;          /* colors constant (flat shading or equal vertices) */
+    bool persp;               /* texture coordinates are S/Q, T/Q (transform mode) */
+    /* Bounding box in drawing coordinates (inclusive), inside the scissor. */
+    int32_t x0, y0, x1, y1;
+    /* Triangles: edge functions e(X, Y) = a X + b Y + c over 1/16-pixel
+     * positions, a pixel (px, py) being covered when e + bias >= 0 at
+     * X = 16 px + 7, Y = 16 py + 7 for all three. */
+    int64_t ea[3], eb[3], ec[3];
+    int8_t ebias[3];
+    int32_t ax, ay;           /* anchor, 1/16 pixel */
+    struct rast_plane pl[RP_COUNT];
+    /* S, T, Q planes hold values in units of 2^exp[] (block floating point);
+     * without perspective S and T are level-0 texels with 8 fraction bits
+     * (exp 0) and Q is unused. */
+    int32_t exp[3];
+    uint8_t color[4], color1[3]; /* flat colors (flat_color) */
+    /* Rectangles: the pixel rectangle is x0..x1, y0..y1; texture plane
+     * arguments are exchanged for rotated rectangles (swap_uv). */
+    bool swap_uv;
+    /* Lines: start position (1/16 pixel), per-step increments, steps. */
+    int32_t lx, ly, ldx, ldy, lsteps;
+};
+
+/* Setup. Each returns false when the primitive draws no pixel (empty after
+ * the scissor, zero area). The vertices are in primitive order; provoking
+ * names the vertex that gives flat colors. */
+bool rast_setup_triangle(struct rast_prim *p, const struct rast_state *st, const struct gt_vout *v0,
+                         const struct gt_vout *v1, const struct gt_vout *v2, unsigned provoking);
+bool rast_setup_rect(struct rast_prim *p, const struct rast_state *st, const struct gt_vout *v0,
+                     const struct gt_vout *v1);
+bool rast_setup_line(struct rast_prim *p, const struct rast_state *st, const struct gt_vout *v0,
+                     const struct gt_vout *v1, unsigned provoking);
+bool rast_setup_point(struct rast_prim *p, const struct rast_state *st, const struct gt_vout *v0);
+
+/* A tile: canonical positions cx in [cx0, cx1), cy in [cy0, cy1), for a
+ * buffer whose rows are `tstride` pixels apart. tstride 0 means the tile is
+ * the whole address space (one tile draws everything: the serial path). */
+struct rast_tile { int32_t cx0, cy0, cx1, cy1; uint32_t tstride; };
+
+/* Counters a worker keeps for its tiles. */
+struct rast_stats { uint64_t pixels, prims; };
+
+/* Draws the pixels of p (set up with state st) whose canonical position
+ * is inside tile t. */
+void rast_draw(const struct rast_prim *p, const struct rast_state *st, const struct rast_tile *t, struct gt_mem *mem, struct rast_stats *stats);
+
+#endif

@@ -1,0 +1,430 @@
+/* Primitive setup (raster.h): state snapshots and the fixed-point planes of
+ * GE-HARDWARE.md §2. Runs on the binning thread, once per primitive.
+ *
+ * Coverage and sample positions follow PPSSPP's software renderer
+ * (GPU/Software/Rasterizer.cpp: the edge functions of TriangleEdge::Start
+ * sampled at 16 px + 7, the fill rule of IsRightSideOrFlatBottomLine,
+ * DrawRectangle's pixel range and texture orientation, DrawLine's steps,
+ * DrawPoint), read for behaviour only. The values are planes as §2 says:
+ * anchor value plus gradients, each gradient the exact cross product of
+ * vertex differences times the area reciprocal from the 256-segment table.
+ *
+ * Model choices (one place each, listed in docs/DESIGN.md):
+ *  - RAST_PLANE_FRAC fraction bits; gradients and values round toward minus
+ *    infinity (arithmetic shifts);
+ *  - the anchor when the long edge is the right side: the top vertex of the
+ *    long edge (anchor_vertex);
+ *  - rectangles: area = width x height, so a 1:1 sprite is exact only when
+ *    that area is a power of two (§2);
+ *  - perspective: S = s * recip(w), T = t * recip(w), Q = recip(w) (q *
+ *    recip(w) with a projecting texture matrix) per vertex in GE
+ *    arithmetic, planes in block floating point, per pixel s = S * recip(Q)
+ *    with the 128-segment table (§1: there is no divider). */
+#include "raster.h"
+
+#include <string.h>
+
+#include "gemath.h"
+
+void rast_state_snapshot(struct rast_state *rs, const struct ge_state *st)
+{
+    memset(rs, 0, sizeof *rs);
+    pixel_snapshot(&rs->px, st);
+    rs->through = (ge_reg(st, GE_VTYPE) >> 23 & 1) != 0;
+    rs->textured = (ge_reg(st, GE_TEXTURE_ON) & 1) && !rs->px.clear;
+    if (rs->textured) sampler_snapshot(&rs->smp, st);
+    rs->gouraud = (ge_reg(st, GE_SHADEMODE) & 1) != 0;
+    /* GPUState.h getUVGenMode: TEX_MAPMODE bits 0-1; 1 = texture matrix,
+     * whose s and t are divided by its q (PPSSPP's textureProj). */
+    rs->tex_proj = !rs->through && (ge_reg(st, GE_TEX_MAPMODE) & 3) == 1;
+    rs->antialias = (ge_reg(st, GE_ANTIALIAS_ON) & 1) != 0;
+    rs->uses_depth = rs->px.clear ? rs->px.clear_depth : rs->px.depth_test;
+    rs->fb_bpp = rs->px.fb_format == PX_FMT_8888 ? 4 : 2;
+    rs->fb_addr = ge_fb_addr(st);
+    rs->fb_stride = ge_fb_stride(st);
+    rs->z_addr = ge_z_addr(st);
+    rs->z_stride = ge_z_stride(st);
+    /* Scissor (SCISSOR1/2: x in bits 0-9, y in 10-19), limited by REGION2
+     * as PPSSPP does (BinManager scissor_). */
+    uint32_t s1 = ge_reg(st, GE_SCISSOR1), s2 = ge_reg(st, GE_SCISSOR2), r2 = ge_reg(st, GE_REGION2);
+    rs->sc_x0 = (int32_t)(s1 & 0x3FF);
+    rs->sc_y0 = (int32_t)(s1 >> 10 & 0x3FF);
+    int32_t x1 = (int32_t)(s2 & 0x3FF), y1 = (int32_t)(s2 >> 10 & 0x3FF);
+    int32_t rx = (int32_t)(r2 & 0x3FF), ry = (int32_t)(r2 >> 10 & 0x3FF);
+    rs->sc_x1 = x1 < rx ? x1 : rx;
+    rs->sc_y1 = y1 < ry ? y1 : ry;
+}
+
+/* ---- Helpers ------------------------------------------------------------ */
+
+static int64_t sat64(__int128 v)
+{
+    if (v > INT64_MAX) return INT64_MAX;
+    if (v < INT64_MIN) return INT64_MIN;
+    return (int64_t)v;
+}
+
+/* floor(a / 16) for any int32. */
+static int32_t floor16(int32_t a) { return a >> 4; }
+
+/* Gradients of a plane through three vertices (positions relative to the
+ * anchor, vertex values relative to the anchor's value), as N / A with the
+ * area reciprocal of the 256-segment table: r ~ 2^(35 + sh) / |A|. */
+struct area_recip { uint64_t r; unsigned sh; int neg; };
+
+static struct area_recip area_recip(int64_t area)
+{
+    struct area_recip ar;
+    ar.neg = area < 0;
+    uint64_t mag = ar.neg ? (uint64_t)-area : (uint64_t)area;
+    if (mag > UINT32_MAX) mag = UINT32_MAX; /* cannot happen inside the guard band */
+    ar.r = gemath_area_recip32((uint32_t)mag, &ar.sh);
+    return ar;
+}
+
+/* n / A as a fixed-point gradient with RAST_PLANE_FRAC fraction bits. */
+static int64_t grad(__int128 n, const struct area_recip *ar)
+{
+    __int128 p = n * (__int128)ar->r;
+    if (ar->neg) p = -p;
+    int sh = GEMATH_AREA_RECIP_LOG2 + (int)ar->sh - RAST_PLANE_FRAC;
+    return sat64(sh >= 0 ? p >> sh : p << -sh);
+}
+
+/* Sets plane k from vertex values val[3] (integers in the plane's units),
+ * with d[i] = position of vertex i minus the anchor's. */
+static void plane3(struct rast_plane *pl, const int64_t val[3], unsigned anchor, const int64_t dx[3],
+                   const int64_t dy[3], const struct area_recip *ar)
+{
+    unsigned b = (anchor + 1) % 3, c = (anchor + 2) % 3;
+    __int128 dvb = (__int128)val[b] - val[anchor], dvc = (__int128)val[c] - val[anchor];
+    pl->v = sat64((__int128)val[anchor] * ((int64_t)1 << RAST_PLANE_FRAC));
+    pl->gx = grad(dvb * dy[c] - dvc * dy[b], ar);
+    pl->gy = grad(dvc * dx[b] - dvb * dx[c], ar);
+}
+
+/* Exponent (unbiased, of the value's leading bit) of the largest of n values. */
+static int32_t block_exp(const gefloat *v, unsigned n)
+{
+    int32_t e = -200;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t ef = v[i] >> 23 & 0xFF;
+        if (ef && (int32_t)ef - 127 > e) e = (int32_t)ef - 127;
+    }
+    return e;
+}
+
+/* The perspective texture values of a vertex: S, T, Q as GE floats. */
+static void persp_values(const struct rast_state *st, const struct gt_vout *v, gefloat out[3])
+{
+    gefloat rw = gemath_recip(v->clip[3]);
+    gefloat q = st->tex_proj ? gemath_mul(v->q, rw) : rw;
+    out[0] = gemath_mul(v->uv[0], rw);
+    out[1] = gemath_mul(v->uv[1], rw);
+    out[2] = q;
+}
+
+/* A texture coordinate in level-0 texels with 8 fraction bits: through
+ * mode coordinates are texels, transform mode coordinates are scaled by the
+ * level-0 size (a power of two). */
+static int64_t texel_fixed(const struct rast_state *st, gefloat c, unsigned axis)
+{
+    int32_t lg = 0;
+    if (!st->through) lg = (int32_t)(axis ? st->smp.hlog[0] : st->smp.wlog[0]);
+    return gemath_to_scaled(c, -(8 + lg));
+}
+
+/* The fog factor as an integer with 16 fraction bits (saturated). */
+static int64_t fog_fixed(gefloat f) { return gemath_to_scaled(f, -16); }
+
+static bool clip_box(struct rast_prim *p, const struct rast_state *st)
+{
+    if (p->x0 < st->sc_x0) p->x0 = st->sc_x0;
+    if (p->y0 < st->sc_y0) p->y0 = st->sc_y0;
+    if (p->x1 > st->sc_x1) p->x1 = st->sc_x1;
+    if (p->y1 > st->sc_y1) p->y1 = st->sc_y1;
+    return p->x0 <= p->x1 && p->y0 <= p->y1;
+}
+
+static void flat_colors(struct rast_prim *p, const struct gt_vout *v)
+{
+    memcpy(p->color, v->color, 4);
+    memcpy(p->color1, v->color1, 3);
+}
+
+/* ---- Triangles ---------------------------------------------------------- */
+
+/* PPSSPP IsRightSideOrFlatBottomLine: the edge (l1, l2) opposite `vertex`
+ * excludes its own pixels (bias -1) when it is a right side, or a
+ * horizontal bottom edge. The division truncates toward zero, as there. */
+static bool right_or_flat_bottom(int64_t vx, int64_t vy, int64_t l1x, int64_t l1y, int64_t l2x, int64_t l2y)
+{
+    if (l1y == l2y) return vy < l1y;
+    return vx < l1x + (l2x - l1x) * (vy - l1y) / (l2y - l1y);
+}
+
+/* The anchor of §2: the leftmost vertex, unless the long edge (from the top
+ * vertex to the bottom one) is the triangle's right side; then the top
+ * vertex of the long edge (model choice: §2 leaves that case open). Ties
+ * take the first vertex in primitive order. */
+unsigned rast_anchor_vertex(const int64_t x[3], const int64_t y[3]);
+unsigned rast_anchor_vertex(const int64_t x[3], const int64_t y[3])
+{
+    unsigned top = 0, bot = 0, left = 0;
+    for (unsigned i = 1; i < 3; i++) {
+        if (y[i] < y[top]) top = i;
+        if (y[i] > y[bot]) bot = i;
+        if (x[i] < x[left]) left = i;
+    }
+    if (top == bot) return left;
+    unsigned mid = 3 - top - bot;
+    if (mid == top || mid == bot || mid > 2) return left;
+    /* The middle vertex left of the long edge: the long edge is the right side. */
+    int64_t cross = (x[bot] - x[top]) * (y[mid] - y[top]) - (x[mid] - x[top]) * (y[bot] - y[top]);
+    return cross > 0 ? top : left;
+}
+
+bool rast_setup_triangle(struct rast_prim *p, const struct rast_state *st, const struct gt_vout *v0,
+                         const struct gt_vout *v1, const struct gt_vout *v2, unsigned provoking)
+{
+    const struct gt_vout *v[3] = {v0, v1, v2};
+    const struct gt_vout *prov = v[provoking < 3 ? provoking : 2];
+    int64_t X[3], Y[3];
+    for (unsigned i = 0; i < 3; i++) X[i] = v[i]->x16, Y[i] = v[i]->y16;
+    int64_t area = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
+    if (area < 0) {
+        /* Walk the triangle in the positive orientation (culling was applied
+         * by assembly). */
+        const struct gt_vout *t = v[1];
+        v[1] = v[2], v[2] = t;
+        int64_t tx = X[1], ty = Y[1];
+        X[1] = X[2], Y[1] = Y[2], X[2] = tx, Y[2] = ty;
+        area = -area;
+    }
+    if (area == 0) return false;
+    if ((X[0] == X[1] && X[0] == X[2]) || (Y[0] == Y[1] && Y[0] == Y[2])) return false;
+
+    memset(p, 0, sizeof *p);
+    p->kind = RAST_TRIANGLE;
+    int64_t minx = X[0], maxx = X[0], miny = Y[0], maxy = Y[0];
+    for (unsigned i = 1; i < 3; i++) {
+        if (X[i] < minx) minx = X[i];
+        if (X[i] > maxx) maxx = X[i];
+        if (Y[i] < miny) miny = Y[i];
+        if (Y[i] > maxy) maxy = Y[i];
+    }
+    p->x0 = floor16((int32_t)minx), p->x1 = floor16((int32_t)maxx);
+    p->y0 = floor16((int32_t)miny), p->y1 = floor16((int32_t)maxy);
+    if (!clip_box(p, st)) return false;
+
+    /* Edge i is opposite vertex i: from vertex i+1 to vertex i+2. */
+    for (unsigned i = 0; i < 3; i++) {
+        unsigned a = (i + 1) % 3, b = (i + 2) % 3;
+        p->ea[i] = Y[a] - Y[b];
+        p->eb[i] = X[b] - X[a];
+        p->ec[i] = Y[b] * X[a] - X[b] * Y[a];
+        p->ebias[i] = right_or_flat_bottom(X[i], Y[i], X[a], Y[a], X[b], Y[b]) ? -1 : 0;
+    }
+
+    unsigned an = rast_anchor_vertex(X, Y);
+    p->ax = (int32_t)X[an], p->ay = (int32_t)Y[an];
+    int64_t dx[3], dy[3];
+    for (unsigned i = 0; i < 3; i++) dx[i] = X[i] - X[an], dy[i] = Y[i] - Y[an];
+    /* The area seen from the anchor (same magnitude, sign of this order). */
+    unsigned b = (an + 1) % 3, c = (an + 2) % 3;
+    struct area_recip ar = area_recip(dx[b] * dy[c] - dx[c] * dy[b]);
+
+    int64_t val[3];
+    for (unsigned i = 0; i < 3; i++) val[i] = v[i]->z;
+    plane3(&p->pl[RP_Z], val, an, dx, dy, &ar);
+
+    bool same = true;
+    for (unsigned i = 1; i < 3; i++)
+        if (memcmp(v[i]->color, v[0]->color, 4) || memcmp(v[i]->color1, v[0]->color1, 3)) same = false;
+    p->flat_color = !st->gouraud || same;
+    if (p->flat_color) {
+        flat_colors(p, st->gouraud ? v[0] : prov);
+    } else {
+        for (unsigned k = 0; k < 4; k++) {
+            for (unsigned i = 0; i < 3; i++) val[i] = v[i]->color[k];
+            plane3(&p->pl[RP_R + k], val, an, dx, dy, &ar);
+        }
+        for (unsigned k = 0; k < 3; k++) {
+            for (unsigned i = 0; i < 3; i++) val[i] = v[i]->color1[k];
+            plane3(&p->pl[RP_R1 + k], val, an, dx, dy, &ar);
+        }
+    }
+    if (st->px.fog && !st->px.clear) {
+        for (unsigned i = 0; i < 3; i++) val[i] = fog_fixed(v[i]->fog);
+        plane3(&p->pl[RP_FOG], val, an, dx, dy, &ar);
+    }
+    if (st->textured) {
+        if (st->through) {
+            for (unsigned k = 0; k < 2; k++) {
+                for (unsigned i = 0; i < 3; i++) val[i] = texel_fixed(st, v[i]->uv[k], k);
+                plane3(&p->pl[RP_S + k], val, an, dx, dy, &ar);
+            }
+        } else {
+            p->persp = true;
+            gefloat pv[3][3];
+            for (unsigned i = 0; i < 3; i++) persp_values(st, v[i], pv[i]);
+            for (unsigned k = 0; k < 3; k++) {
+                gefloat col[3] = {pv[0][k], pv[1][k], pv[2][k]};
+                /* Block floating point: the largest value gets 30 bits. */
+                p->exp[k] = block_exp(col, 3) - 30;
+                for (unsigned i = 0; i < 3; i++) val[i] = gemath_to_scaled(col[i], p->exp[k]);
+                plane3(&p->pl[RP_S + k], val, an, dx, dy, &ar);
+            }
+        }
+    }
+    return true;
+}
+
+/* ---- Rectangles ---------------------------------------------------------- */
+
+/* A rectangle's gradient: dv over `len` (1/16 pixel) as dv * other / (len *
+ * other), the area len x other through the area table (§2). */
+static int64_t rect_grad(int64_t dv, int64_t len, int64_t other)
+{
+    struct area_recip ar = area_recip(len * other);
+    return grad((__int128)dv * other, &ar);
+}
+
+bool rast_setup_rect(struct rast_prim *p, const struct rast_state *st, const struct gt_vout *v0,
+                     const struct gt_vout *v1)
+{
+    int32_t X0 = v0->x16, Y0 = v0->y16, X1 = v1->x16, Y1 = v1->y16;
+    int32_t xl = X0 < X1 ? X0 : X1, xr = X0 < X1 ? X1 : X0;
+    int32_t yt = Y0 < Y1 ? Y0 : Y1, yb = Y0 < Y1 ? Y1 : Y0;
+    if (xl == xr || yt == yb) return false;
+    memset(p, 0, sizeof *p);
+    p->kind = RAST_RECT;
+    /* Pixels whose centre 16 px + 8 lies in [left, right) and [top, bottom)
+     * (PPSSPP DrawRectangle's range). */
+    p->x0 = -floor16(-(xl - 8)); /* ceil((xl - 8) / 16) */
+    p->x1 = floor16(xr - 9);
+    p->y0 = -floor16(-(yt - 8));
+    p->y1 = floor16(yb - 9);
+    if (!clip_box(p, st)) return false;
+    p->flat_color = true;
+    flat_colors(p, v1);
+    p->ax = xl, p->ay = yt;
+    p->pl[RP_Z].v = (int64_t)v1->z << RAST_PLANE_FRAC;
+    if (st->px.fog && !st->px.clear) p->pl[RP_FOG].v = sat64((__int128)fog_fixed(v1->fog) << RAST_PLANE_FRAC);
+    if (st->textured) {
+        int64_t s0 = texel_fixed(st, v0->uv[0], 0), t0 = texel_fixed(st, v0->uv[1], 1);
+        int64_t s1 = texel_fixed(st, v1->uv[0], 0), t1 = texel_fixed(st, v1->uv[1], 1);
+        int64_t w = xr - xl, h = yb - yt, ds = s1 - s0, dt = t1 - t0;
+        struct rast_plane *S = &p->pl[RP_S], *T = &p->pl[RP_T];
+        /* Texture orientation by the order of the two vertices (PPSSPP
+         * DrawRectangle): from v0 toward v1 s follows x and t follows y;
+         * when exactly one axis runs backwards the rectangle is rotated: s
+         * follows y and t follows x. */
+        int64_t sv, tv;
+        if (X0 < X1 && Y0 < Y1) {
+            sv = s0, tv = t0;
+            S->gx = rect_grad(ds, w, h), T->gy = rect_grad(dt, h, w);
+        } else if (X0 < X1) {
+            sv = s1, tv = t0;
+            T->gx = rect_grad(dt, w, h), S->gy = rect_grad(-ds, h, w);
+        } else if (Y0 < Y1) {
+            sv = s0, tv = t1;
+            T->gx = rect_grad(-dt, w, h), S->gy = rect_grad(ds, h, w);
+        } else {
+            sv = s1, tv = t1;
+            S->gx = rect_grad(-ds, w, h), T->gy = rect_grad(-dt, h, w);
+        }
+        S->v = sat64((__int128)sv << RAST_PLANE_FRAC);
+        T->v = sat64((__int128)tv << RAST_PLANE_FRAC);
+    }
+    return true;
+}
+
+/* ---- Lines and points ---------------------------------------------------- */
+
+/* A line's value plane: v at the start, gx per step. */
+static void line_plane(struct rast_plane *pl, int64_t a, int64_t b, int32_t steps)
+{
+    pl->v = sat64((__int128)a << RAST_PLANE_FRAC);
+    pl->gx = steps ? sat64(((__int128)(b - a) << RAST_PLANE_FRAC) / steps) : 0;
+}
+
+bool rast_setup_line(struct rast_prim *p, const struct rast_state *st, const struct gt_vout *v0,
+                     const struct gt_vout *v1, unsigned provoking)
+{
+    memset(p, 0, sizeof *p);
+    p->kind = RAST_LINE;
+    /* PPSSPP DrawLine: one pixel per 16 units along the major axis, from
+     * the first vertex (one unit back when running backwards), the last
+     * pixel excluded. */
+    int32_t dx = v1->x16 - v0->x16, dy = v1->y16 - v0->y16;
+    int32_t adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
+    int32_t steps = (adx < ady ? ady : adx) / 16;
+    if (steps == 0) return false;
+    if (dx < 0 && dx >= -16) dx++;
+    if (dy < 0 && dy >= -16) dy++;
+    p->lx = v0->x16 > v1->x16 ? v0->x16 - 1 : v0->x16;
+    p->ly = v0->y16 > v1->y16 ? v0->y16 - 1 : v0->y16;
+    p->ldx = dx, p->ldy = dy, p->lsteps = steps;
+    int32_t ex = p->lx + (int32_t)((int64_t)dx * (steps - 1) / steps);
+    int32_t ey = p->ly + (int32_t)((int64_t)dy * (steps - 1) / steps);
+    p->x0 = floor16(p->lx < ex ? p->lx : ex), p->x1 = floor16(p->lx < ex ? ex : p->lx);
+    p->y0 = floor16(p->ly < ey ? p->ly : ey), p->y1 = floor16(p->ly < ey ? ey : p->ly);
+    if (!clip_box(p, st)) return false;
+
+    line_plane(&p->pl[RP_Z], v0->z, v1->z, steps);
+    bool same = !memcmp(v0->color, v1->color, 4) && !memcmp(v0->color1, v1->color1, 3);
+    p->flat_color = !st->gouraud || same;
+    if (p->flat_color) {
+        flat_colors(p, provoking == 0 ? v0 : v1);
+    } else {
+        for (unsigned k = 0; k < 4; k++) line_plane(&p->pl[RP_R + k], v0->color[k], v1->color[k], steps);
+        for (unsigned k = 0; k < 3; k++) line_plane(&p->pl[RP_R1 + k], v0->color1[k], v1->color1[k], steps);
+    }
+    if (st->px.fog && !st->px.clear) line_plane(&p->pl[RP_FOG], fog_fixed(v0->fog), fog_fixed(v1->fog), steps);
+    if (st->textured) {
+        if (st->through) {
+            for (unsigned k = 0; k < 2; k++)
+                line_plane(&p->pl[RP_S + k], texel_fixed(st, v0->uv[k], k), texel_fixed(st, v1->uv[k], k), steps);
+        } else {
+            p->persp = true;
+            gefloat a[3], b[3];
+            persp_values(st, v0, a);
+            persp_values(st, v1, b);
+            for (unsigned k = 0; k < 3; k++) {
+                gefloat col[2] = {a[k], b[k]};
+                p->exp[k] = block_exp(col, 2) - 30;
+                line_plane(&p->pl[RP_S + k], gemath_to_scaled(a[k], p->exp[k]), gemath_to_scaled(b[k], p->exp[k]),
+                           steps);
+            }
+        }
+    }
+    return true;
+}
+
+bool rast_setup_point(struct rast_prim *p, const struct rast_state *st, const struct gt_vout *v0)
+{
+    memset(p, 0, sizeof *p);
+    p->kind = RAST_POINT;
+    p->x0 = p->x1 = floor16(v0->x16);
+    p->y0 = p->y1 = floor16(v0->y16);
+    if (!clip_box(p, st)) return false;
+    p->flat_color = true;
+    flat_colors(p, v0);
+    p->pl[RP_Z].v = (int64_t)v0->z << RAST_PLANE_FRAC;
+    if (st->px.fog && !st->px.clear) p->pl[RP_FOG].v = sat64((__int128)fog_fixed(v0->fog) << RAST_PLANE_FRAC);
+    if (st->textured) {
+        if (st->through) {
+            for (unsigned k = 0; k < 2; k++) p->pl[RP_S + k].v = sat64((__int128)texel_fixed(st, v0->uv[k], k) << RAST_PLANE_FRAC);
+        } else {
+            p->persp = true;
+            gefloat a[3];
+            persp_values(st, v0, a);
+            for (unsigned k = 0; k < 3; k++) {
+                p->exp[k] = block_exp(&a[k], 1) - 30;
+                p->pl[RP_S + k].v = sat64((__int128)gemath_to_scaled(a[k], p->exp[k]) << RAST_PLANE_FRAC);
+            }
+        }
+    }
+    return true;
+}
