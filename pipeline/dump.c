@@ -162,8 +162,11 @@ static int parse_ppdmp(const uint8_t *b, size_t len, struct dump *out, struct gt
     return GT_OK;
 }
 
-/* Finds the dump inside a zip: the first entry named *.ppdmp, else the first
- * entry that starts with the dump magic. */
+/* Finds the dump inside a zip: the last entry named *.ppdmp (in the zip's
+ * directory order), else the last entry that starts with the dump magic.
+ * Archives attached to emulator issues often hold several consecutive
+ * frames; PPSSPP's frame-test references show the last one (checked on the
+ * three shared dumps with two frames: Sengoku Cannon, Project Diva, Nova). */
 static int parse_zip(const uint8_t *b, size_t len, struct dump *out, struct gt_diag *d)
 {
     zip_error_t zerr;
@@ -184,7 +187,7 @@ static int parse_zip(const uint8_t *b, size_t len, struct dump *out, struct gt_d
     zip_int64_t n = zip_get_num_entries(z, 0);
     zip_int64_t pick = -1;
     for (int pass = 0; pass < 2 && pick < 0; pass++) {
-        for (zip_int64_t i = 0; i < n && pick < 0; i++) {
+        for (zip_int64_t i = 0; i < n; i++) {
             const char *name = zip_get_name(z, (zip_uint64_t)i, 0);
             if (!name) continue;
             size_t nl = strlen(name);
