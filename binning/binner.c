@@ -36,6 +36,13 @@ void binner_free(struct binner *b)
     scene_free(&b->scene);
 }
 
+void binner_texflush(struct binner *b)
+{
+    b->tcache.valid = false;
+    b->tcache.scene_copy = NULL;
+    b->cur_scene = NULL; /* the next draw fills the cache anew */
+}
+
 void binner_flush(struct binner *b, enum bin_flush_reason why)
 {
     struct scene *s = &b->scene;
@@ -49,6 +56,7 @@ void binner_flush(struct binner *b, enum bin_flush_reason why)
     }
     scene_reset(s);
     b->cur_scene = NULL;
+    b->tcache.scene_copy = NULL; /* it lived in the scene arena */
 }
 
 /* ---- Memory ranges ------------------------------------------------------
@@ -89,14 +97,18 @@ static struct vrange vrange_union(struct vrange a, struct vrange b)
 static struct vrange buffer_range(const struct rast_state *st, uint32_t addr, uint32_t stride, uint32_t bpp)
 {
     if (st->sc_x0 > st->sc_x1 || st->sc_y0 > st->sc_y1) return (struct vrange){0, 0};
-    uint64_t first = ((uint64_t)st->sc_y0 * stride + (uint64_t)st->sc_x0) * bpp;
-    uint64_t last = ((uint64_t)st->sc_y1 * stride + (uint64_t)st->sc_x1 + 1) * bpp;
+    /* Written positions: the scissor translated by REGION1, plus the 3
+     * pixels the reversal inside groups of 4 may move a pixel by. */
+    uint64_t first = ((uint64_t)(st->sc_y0 + st->region_y) * stride + (uint64_t)(st->sc_x0 + st->region_x)) * bpp;
+    uint64_t last = ((uint64_t)(st->sc_y1 + st->region_y) * stride + (uint64_t)(st->sc_x1 + st->region_x) + 4) * bpp;
+    first = first >= 3u * bpp ? first - 3u * bpp : 0;
     uint64_t len = last - first;
     return (struct vrange){(uint32_t)((addr + first) & (GT_VRAM_SIZE - 1)),
                            len >= GT_VRAM_SIZE ? GT_VRAM_SIZE : (uint32_t)len};
 }
 
-/* The VRAM bytes a textured draw reads (RAM textures: none). */
+/* The VRAM bytes a textured draw reads (RAM textures: none), and in
+ * *addr_out, *len_out the whole address range of its levels (RAM or VRAM). */
 static struct vrange texture_range(const struct rast_state *st, uint32_t *addr_out, uint32_t *len_out)
 {
     struct vrange r = {0, 0};
@@ -108,11 +120,11 @@ static struct vrange texture_range(const struct rast_state *st, uint32_t *addr_o
     for (unsigned i = 0; i < levels; i++) {
         uint32_t a, n;
         tex_level_range(t, i, &a, &n);
+        if (!hi || a < lo) lo = a;
+        if (a + n > hi) hi = a + n;
         if (!mem_is_vram(a)) continue;
         struct vrange l = {a & (GT_VRAM_SIZE - 1), n >= GT_VRAM_SIZE ? GT_VRAM_SIZE : n};
         r = vrange_union(r, l);
-        if (!hi || a < lo) lo = a;
-        if (a + n > hi) hi = a + n;
     }
     *addr_out = lo, *len_out = hi - lo;
     return r;
@@ -137,9 +149,13 @@ static int place_state(struct binner *b, struct gt_diag *d)
     uint32_t tex_addr, tex_len;
     struct vrange tex = texture_range(cur, &tex_addr, &tex_len);
 
+    /* §6: a texture that fits in the cache and is already cached is read
+     * from the cache, whatever drawing did to its memory since. */
+    bool cached = tex_len && tex_len <= GT_TEXCACHE_BYTES;
+    bool hit = cached && b->tcache.valid && b->tcache.addr == tex_addr && b->tcache.len == tex_len;
     if (s->active) {
-        struct vrange sfb = {s->fb_lo, s->fb_hi}, sz = {s->z_lo, s->z_hi};
-        if (vrange_overlap(tex, sfb) || vrange_overlap(tex, sz))
+        struct vrange sfb = {s->fb_lo, s->fb_len}, sz = {s->z_lo, s->z_len};
+        if (!hit && (vrange_overlap(tex, sfb) || vrange_overlap(tex, sz)))
             binner_flush(b, BIN_FLUSH_TEXTURE);
         else if (s->fb_addr != cur->fb_addr || s->fb_stride != cur->fb_stride || s->fb_bpp != cur->fb_bpp)
             binner_flush(b, BIN_FLUSH_TARGET);
@@ -154,11 +170,11 @@ static int place_state(struct binner *b, struct gt_diag *d)
         int rc = scene_begin(s, cur->fb_addr, cur->fb_stride, cur->fb_bpp, serial, b->tile_size);
         if (rc < 0) return gt_fail(d, rc, "out of memory starting a scene");
     }
-    struct vrange sfb = vrange_union((struct vrange){s->fb_lo, s->fb_hi}, fb);
-    s->fb_lo = sfb.lo, s->fb_hi = sfb.len;
+    struct vrange sfb = vrange_union((struct vrange){s->fb_lo, s->fb_len}, fb);
+    s->fb_lo = sfb.lo, s->fb_len = sfb.len;
     if (cur->uses_depth) {
-        struct vrange sz = vrange_union((struct vrange){s->z_lo, s->z_hi}, z);
-        s->z_lo = sz.lo, s->z_hi = sz.len;
+        struct vrange sz = vrange_union((struct vrange){s->z_lo, s->z_len}, z);
+        s->z_lo = sz.lo, s->z_len = sz.len;
         s->has_z = true;
         s->z_addr = cur->z_addr, s->z_stride = cur->z_stride;
     }
@@ -166,25 +182,94 @@ static int place_state(struct binner *b, struct gt_diag *d)
     struct rast_state *copy = arena_alloc(&s->arena, sizeof *copy);
     if (!copy) return gt_fail(d, GT_ENOMEM, "out of memory for a draw's state");
     *copy = *cur;
-    /* Self-texturing: the texture overlaps the draw's own target. */
-    if (tex_len && (vrange_overlap(tex, fb) || vrange_overlap(tex, z)) && tex_len <= GT_SHADOW_MAX_BYTES) {
+    if (cached) {
+        struct texcache *tc = &b->tcache;
+        if (!hit) {
+            /* A fill reads memory as all earlier drawing left it (the
+             * scene was flushed above when it wrote these bytes). */
+            mem_read(b->mem, tex_addr, tc->bytes, tex_len);
+            tc->valid = true;
+            tc->addr = tex_addr, tc->len = tex_len;
+            tc->scene_copy = NULL;
+            b->stats.tcache_loads++;
+        } else {
+            b->stats.tcache_hits++;
+        }
+        if (!tc->scene_copy) {
+            uint8_t *buf = arena_alloc(&s->arena, tex_len);
+            if (!buf) return gt_fail(d, GT_ENOMEM, "out of memory copying the texture cache");
+            memcpy(buf, tc->bytes, tex_len);
+            tc->scene_copy = buf;
+        }
+        copy->smp.tex.shadow = tc->scene_copy;
+        copy->smp.tex.shadow_addr = tex_addr;
+        copy->smp.tex.shadow_len = tex_len;
+    } else if (tex_len && (tex_len <= GT_TEXCOPY_MAX_BYTES ||
+                           ((vrange_overlap(tex, fb) || vrange_overlap(tex, z)) && tex_len <= GT_SHADOW_MAX_BYTES))) {
+        /* Self-texturing with a texture larger than the cache: read as it
+         * was before the draw. Other textures up to GT_TEXCOPY_MAX_BYTES
+         * are copied too: the copy holds what the draw would read (drawing
+         * that writes the texture was flushed above), and memory written
+         * later (recorded writes, transfers) then need not wait for the
+         * scene. */
         uint8_t *buf = arena_alloc(&s->arena, tex_len);
         if (!buf) return gt_fail(d, GT_ENOMEM, "out of memory copying a self-texture");
         mem_read(b->mem, tex_addr, buf, tex_len);
         copy->smp.tex.shadow = buf;
         copy->smp.tex.shadow_addr = tex_addr;
         copy->smp.tex.shadow_len = tex_len;
-        b->stats.shadows++;
+        b->stats.tex_copies++;
+    }
+    if (tex_len && !copy->smp.tex.shadow) {
+        /* Read live from memory: later writes must wait for this scene. */
+        struct vrange sr = vrange_union((struct vrange){s->tex_lo, s->tex_len}, tex);
+        s->tex_lo = sr.lo, s->tex_len = sr.len;
+        uint32_t lo = tex_addr & GT_ADDR_MASK, hi = lo + tex_len;
+        if (!mem_is_vram(tex_addr)) {
+            if (s->ram_hi == s->ram_lo || lo < s->ram_lo) s->ram_lo = lo;
+            if (hi > s->ram_hi) s->ram_hi = hi;
+        }
     }
     b->cur_scene = copy;
+    b->cur_snapshot = copy->smp.tex.shadow && !cached && (vrange_overlap(tex, fb) || vrange_overlap(tex, z));
+    b->cur_tex_addr = tex_addr & GT_ADDR_MASK, b->cur_tex_len = tex_len;
     return GT_OK;
+}
+
+void binner_sync(struct binner *b, uint32_t addr, uint32_t len, bool write)
+{
+    struct scene *s = &b->scene;
+    /* A write into the current draw's texture: the next kick takes a new
+     * copy of it (the texture cache, §6, keeps its stale bytes). */
+    uint32_t a = addr & GT_ADDR_MASK;
+    if (write && b->cur_tex_len && (!len || (a < b->cur_tex_addr + b->cur_tex_len && b->cur_tex_addr < a + len)))
+        b->cur_scene = NULL;
+    if (!s->active) return;
+    if (!len) {
+        binner_flush(b, BIN_FLUSH_SYNC);
+        return;
+    }
+    bool hit;
+    if (mem_is_vram(addr)) {
+        struct vrange r = {addr & (GT_VRAM_SIZE - 1), len >= GT_VRAM_SIZE ? GT_VRAM_SIZE : len};
+        hit = vrange_overlap(r, (struct vrange){s->fb_lo, s->fb_len}) ||
+              vrange_overlap(r, (struct vrange){s->z_lo, s->z_len}) ||
+              (write && vrange_overlap(r, (struct vrange){s->tex_lo, s->tex_len}));
+    } else {
+        /* Drawing writes VRAM only; textures may be read from anywhere. */
+        uint64_t lo = addr & GT_ADDR_MASK, hi = lo + len;
+        hit = write && s->ram_hi > s->ram_lo && lo < s->ram_hi && hi > s->ram_lo;
+    }
+    if (hit) binner_flush(b, BIN_FLUSH_SYNC);
 }
 
 int binner_draw(struct binner *b, const struct ge_state *st, struct gt_diag *d)
 {
     struct rast_state next;
     rast_state_snapshot(&next, st);
-    if (b->cur_scene && !b->cur_scene->smp.tex.shadow && !memcmp(&next, &b->cur, sizeof next)) return GT_OK;
+    /* The same state keeps its place, unless it reads a self-texture copy:
+     * every draw reads its target as it was before that draw. */
+    if (b->cur_scene && !b->cur_snapshot && !memcmp(&next, &b->cur, sizeof next)) return GT_OK;
     b->cur = next;
     b->cur_scene = NULL;
     return place_state(b, d);

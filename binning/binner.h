@@ -10,9 +10,10 @@
  * block transfers, CLUT loads, recorded memory writes, display readout),
  * a draw that reads (as a texture) memory the scene writes, a change of
  * color buffer, a depth buffer that cannot follow the color buffer's tiles,
- * and a full scene arena. A draw that textures from its own target reads a
- * copy of the texture taken before the draw (GE-HARDWARE.md §6, first
- * approximation: see docs/KNOWN_DIFFERENCES.md). */
+ * and a full scene arena. Texture reads follow GE-HARDWARE.md §6: small
+ * textures come from the texture cache (struct texcache); a larger texture
+ * that is also the draw's target is read as it was before the draw (a copy;
+ * the 8-row lazy loading is not modelled yet: docs/KNOWN_DIFFERENCES.md). */
 #ifndef GETILE_BINNER_H
 #define GETILE_BINNER_H
 
@@ -41,17 +42,33 @@ struct binner_stats {
     uint64_t scenes_serial;  /* scenes run as one tile */
     uint64_t prims;          /* primitives set up and binned */
     uint64_t pixels;         /* pixels shaded (reached the per-pixel stage) */
-    uint64_t shadows;        /* self-texturing draws given a texture copy */
+    uint64_t tex_copies;     /* draw states reading a copy of their texture (self-texturing, or up to GT_TEXCOPY_MAX_BYTES) */
+    uint64_t tcache_loads;   /* texture cache fills (GE-HARDWARE.md §6) */
+    uint64_t tcache_hits;    /* draws reading a texture already in the cache */
     uint64_t bins_run;       /* bins (tiles) run */
+};
+
+/* The texture cache of GE-HARDWARE.md §6: a texture whose bytes fit in
+ * GT_TEXCACHE_BYTES is read from a copy taken when it was first used after
+ * the last TEXFLUSH (or after another texture took the cache), not from
+ * memory: the GE's own drawing does not update it. */
+struct texcache {
+    bool valid;
+    uint32_t addr, len;                 /* the cached bytes' address range */
+    uint8_t bytes[GT_TEXCACHE_BYTES];
+    const uint8_t *scene_copy;          /* the copy in the current scene, or NULL */
 };
 
 struct binner {
     struct scene scene;
+    struct texcache tcache;
     struct workers workers;
     struct gt_mem *mem;
     unsigned threads, tile_size;
     struct rast_state cur;              /* the last draw's snapshot */
     const struct rast_state *cur_scene; /* its copy in the scene, NULL until placed */
+    bool cur_snapshot;                  /* cur_scene reads a self-texture copy */
+    uint32_t cur_tex_addr, cur_tex_len; /* the texture cur reads (0 length: none) */
     struct binner_stats stats;
 };
 
@@ -63,6 +80,12 @@ void binner_free(struct binner *b);
 int binner_draw(struct binner *b, const struct ge_state *st, struct gt_diag *d);
 /* Assembly sink (gt_prim_sink): sets up and bins one primitive. */
 int binner_prim(void *ctx, const struct gt_prim *p, struct gt_diag *d);
+/* The GE or the replay is about to read (write false) or write the len
+ * bytes at addr (len 0: any memory): flushes the scene when it writes those
+ * bytes or, for a write, reads them (ge_hooks.sync). */
+void binner_sync(struct binner *b, uint32_t addr, uint32_t len, bool write);
+/* TEXFLUSH: the texture cache is emptied. */
+void binner_texflush(struct binner *b);
 /* Runs and empties the pending scene (nothing when it is empty). */
 void binner_flush(struct binner *b, enum bin_flush_reason why);
 

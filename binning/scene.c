@@ -74,8 +74,11 @@ int scene_begin(struct scene *s, uint32_t fb_addr, uint32_t fb_stride, uint32_t 
         s->ncols = s->nrows = 1;
     } else {
         s->ncols = (fb_stride + tile_size - 1) / tile_size;
-        /* Canonical rows reach GT_SCREEN_MAX - 1 + (GT_SCREEN_MAX - 1) / stride. */
-        s->nrows = (GT_SCREEN_MAX + (GT_SCREEN_MAX - 1) / fb_stride + tile_size - 1) / tile_size;
+        /* Written positions reach 2 GT_SCREEN_MAX - 2 in x and y (drawing
+         * coordinates plus a REGION1 offset), so canonical rows reach
+         * 2 GT_SCREEN_MAX - 2 + (2 GT_SCREEN_MAX - 2) / stride. */
+        uint32_t wmax = 2 * GT_SCREEN_MAX - 1;
+        s->nrows = (wmax + (wmax - 1) / fb_stride + tile_size - 1) / tile_size;
     }
     size_t n = (size_t)s->ncols * s->nrows;
     s->bins = arena_alloc(&s->arena, n * sizeof *s->bins);
@@ -132,14 +135,18 @@ static int bin_tiles(struct scene *s, const struct rast_prim *p, const struct ra
     }
     int32_t ts = (int32_t)s->fb_stride;
     unsigned T = s->tile_size;
-    int32_t K = p->x1 >= 0 ? p->x1 / ts : 0;
+    /* Written positions: translated by REGION1 (raster.h rast_write_x; the
+     * reversal inside groups of 4 keeps each pixel in its tile). */
+    int32_t x0 = p->x0 + st->region_x, x1 = p->x1 + st->region_x;
+    int32_t y0 = p->y0 + st->region_y, y1 = p->y1 + st->region_y;
+    int32_t K = x1 >= 0 ? x1 / ts : 0;
     for (int32_t k = 0; k <= K; k++) {
-        /* Screen columns of this wrap, as canonical columns and rows. */
-        int32_t sx0 = p->x0 > k * ts ? p->x0 : k * ts;
-        int32_t sx1 = p->x1 < (k + 1) * ts - 1 ? p->x1 : (k + 1) * ts - 1;
+        /* Written columns of this wrap, as canonical columns and rows. */
+        int32_t sx0 = x0 > k * ts ? x0 : k * ts;
+        int32_t sx1 = x1 < (k + 1) * ts - 1 ? x1 : (k + 1) * ts - 1;
         if (sx0 > sx1) continue;
         int32_t cx0 = sx0 - k * ts, cx1 = sx1 - k * ts;
-        int32_t cy0 = p->y0 + k, cy1 = p->y1 + k;
+        int32_t cy0 = y0 + k, cy1 = y1 + k;
         if (cy0 < 0) cy0 = 0;
         if (cx0 < 0) cx0 = 0;
         if (cy1 < 0 || cx1 < 0) continue;

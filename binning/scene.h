@@ -63,7 +63,11 @@ struct scene {
     uint64_t prims;            /* primitives binned */
     /* VRAM byte ranges (offsets from GT_VRAM_BASE, may exceed the 2 MiB:
      * compared modulo) that the scene's draws may write. */
-    uint32_t fb_lo, fb_hi, z_lo, z_hi;
+    uint32_t fb_lo, fb_len, z_lo, z_len;
+    /* What the scene's draws read from memory as textures (not from a
+     * copy): VRAM as a range like the above (tex_lo, tex_len), other
+     * memory as masked addresses [ram_lo, ram_hi). */
+    uint32_t tex_lo, tex_len, ram_lo, ram_hi;
 };
 
 /* Starts an empty scene for a color buffer. Returns 0 or GT_ENOMEM. */

@@ -31,9 +31,11 @@ struct ge_hooks {
      * (count > 0) the hook sets ge->list.bbox_result (set to true before the
      * call: "may be visible"). */
     int (*kick)(void *ctx, struct ge *ge, uint32_t word, struct gt_diag *d);
-    /* All drawing issued so far must be in memory: called before the GE or
-     * replay writes or reads memory that pending drawing may touch. */
-    int (*sync)(void *ctx, struct ge *ge, struct gt_diag *d);
+    /* The GE or the replay is about to read (write false) or write (write
+     * true) the len bytes at addr outside drawing; len 0 means any memory.
+     * Pending drawing that writes those bytes, or (for a write) reads them,
+     * must be finished first. */
+    int (*sync)(void *ctx, struct ge *ge, uint32_t addr, uint32_t len, bool write, struct gt_diag *d);
     /* TEXFLUSH: the texture cache is invalidated. */
     void (*texflush)(void *ctx, struct ge *ge);
 };

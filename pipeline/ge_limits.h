@@ -37,6 +37,8 @@
 #define GT_SCENE_MAX_BYTES (256u << 20) /* a scene that grows past this is flushed (reason "memory") */
 #define GT_MAX_THREADS 64            /* worker threads of one render context */
 #define GT_SHADOW_MAX_BYTES (4u << 20) /* largest self-texture copied for one draw */
+#define GT_TEXCACHE_BYTES 8192       /* the GE's texture cache (GE-HARDWARE.md §6) */
+#define GT_TEXCOPY_MAX_BYTES (64u << 10) /* larger textures are read from memory, not from a per-draw copy */
 
 /* --- Output --- */
 #define GT_DISPLAY_WIDTH 480         /* the PSP's visible display */

@@ -136,11 +136,13 @@ static void shade(const struct rast_prim *p, const struct rast_state *st, struct
     } else {
         memcpy(out, prim, 4);
     }
+    /* The written position (REGION1, §5); dithering uses the drawn one. */
+    uint32_t wx = (uint32_t)rast_write_x(st, x), wy = (uint32_t)(y + st->region_y);
     uint32_t bpp = st->fb_bpp;
-    uint8_t *fb = mem_ptr(mem, st->fb_addr + ((uint32_t)y * st->fb_stride + (uint32_t)x) * bpp, bpp);
+    uint8_t *fb = mem_ptr(mem, st->fb_addr + (wy * st->fb_stride + wx) * bpp, bpp);
     if (!fb) return;
     uint8_t *zb = NULL;
-    if (st->uses_depth) zb = mem_ptr(mem, st->z_addr + ((uint32_t)y * st->z_stride + (uint32_t)x) * 2, 2);
+    if (st->uses_depth) zb = mem_ptr(mem, st->z_addr + (wy * st->z_stride + wx) * 2, 2);
     pixel_write(&st->px, x, y, z, out, fog, fb, zb);
     stats->pixels++;
 }
@@ -197,7 +199,7 @@ static void draw_span_row(const struct rast_prim *p, const struct rast_state *st
 /* The covered pixels of a triangle's row py, limited to [xs, xe]. */
 static bool tri_row(const struct rast_prim *p, int32_t py, int32_t *xs, int32_t *xe)
 {
-    int64_t lo = *xs, hi = *xe;
+    int64_t lo = p->x0, hi = p->x1;
     int64_t Y = (int64_t)py * 16 + 7;
     for (unsigned i = 0; i < 3; i++) {
         int64_t a = p->ea[i];
@@ -213,15 +215,28 @@ static bool tri_row(const struct rast_prim *p, int32_t py, int32_t *xs, int32_t 
             return false;
         }
     }
+    if (p->tall) {
+        /* GE-HARDWARE.md §5: the overflowing field lets one more pixel
+         * through just outside the long edge, on every row the triangle
+         * covers (model choice: the pixel adjacent to the last covered
+         * one; it is inside the bounding box, which setup widened). */
+        if (lo > hi) return false;
+        if (p->tall_right) hi++;
+        else lo--;
+    }
+    if (lo < *xs) lo = *xs;
+    if (hi > *xe) hi = *xe;
     if (lo > hi) return false;
     *xs = (int32_t)lo, *xe = (int32_t)hi;
     return true;
 }
 
-/* Draws one pixel of a line or point if the tile owns it. */
-static bool owns(const struct rast_tile *t, int32_t x, int32_t y)
+/* Whether tile t owns the pixel drawn at screen (x, y). */
+static bool owns(const struct rast_tile *t, const struct rast_state *st, int32_t x, int32_t y)
 {
     if (!t->tstride) return true;
+    x += st->region_x, y += st->region_y;
+    if (x < 0 || y < 0) return false;
     int64_t cy = (int64_t)y + x / t->tstride, cx = x % t->tstride;
     return cx >= t->cx0 && cx < t->cx1 && cy >= t->cy0 && cy < t->cy1;
 }
@@ -235,7 +250,7 @@ static void draw_line(const struct rast_prim *p, const struct rast_state *st, co
         int32_t X = p->lx + (int32_t)((int64_t)p->ldx * i / p->lsteps);
         int32_t Y = p->ly + (int32_t)((int64_t)p->ldy * i / p->lsteps);
         int32_t x = X >> 4, y = Y >> 4;
-        if (x < p->x0 || x > p->x1 || y < p->y0 || y > p->y1 || !owns(t, x, y)) continue;
+        if (x < p->x0 || x > p->x1 || y < p->y0 || y > p->y1 || !owns(t, st, x, y)) continue;
         int64_t val[RP_COUNT] = {0};
         for (unsigned j = 0; j < n; j++) {
             unsigned k = list[j];
@@ -270,7 +285,7 @@ void rast_draw(const struct rast_prim *p, const struct rast_state *st, const str
         return;
     }
     if (p->kind == RAST_POINT) {
-        if (!owns(t, p->x0, p->y0)) return;
+        if (!owns(t, st, p->x0, p->y0)) return;
         int64_t val[RP_COUNT];
         for (unsigned k = 0; k < RP_COUNT; k++) val[k] = p->pl[k].v;
         struct lod lod = {0, 0, true};
@@ -285,19 +300,23 @@ void rast_draw(const struct rast_prim *p, const struct rast_state *st, const str
         shade(p, st, mem, p->x0, p->y0, val, &lod, stats);
         return;
     }
+    /* Rows: a pixel drawn at (x, y) is written at (x + rx, y + ry) (up to
+     * the order inside groups of 4) and lands in canonical row
+     * y + ry + (x + rx) div tstride. */
+    int32_t rx = st->region_x, ry = st->region_y;
     int32_t K = 0, ys = p->y0, ye = p->y1;
     if (t->tstride) {
-        K = p->x1 >= 0 ? p->x1 / (int32_t)t->tstride : 0;
-        if (ys < t->cy0 - K) ys = t->cy0 - K;
-        if (ye > t->cy1 - 1) ye = t->cy1 - 1;
+        K = p->x1 + rx >= 0 ? (p->x1 + rx) / (int32_t)t->tstride : 0;
+        if (ys < t->cy0 - ry - K) ys = t->cy0 - ry - K;
+        if (ye > t->cy1 - 1 - ry) ye = t->cy1 - 1 - ry;
     }
     for (int32_t py = ys; py <= ye; py++) {
         for (int32_t k = 0; k <= K; k++) {
             int32_t xs = p->x0, xe = p->x1;
             if (t->tstride) {
-                int32_t cy = py + k;
+                int32_t cy = py + ry + k;
                 if (cy < t->cy0 || cy >= t->cy1) continue;
-                int32_t base = k * (int32_t)t->tstride;
+                int32_t base = k * (int32_t)t->tstride - rx;
                 if (xs < base + t->cx0) xs = base + t->cx0;
                 if (xe > base + t->cx1 - 1) xe = base + t->cx1 - 1;
                 if (xs > xe) continue;

@@ -35,6 +35,12 @@
 /* Fraction bits of plane values and gradients. Model choice. */
 #define RAST_PLANE_FRAC 16
 
+/* GE-HARDWARE.md §5: a triangle taller than "about 2730 pixels" lights
+ * extra pixels "as if a 17-bit field overflowed". Model choice: the height
+ * in 1/16 pixel times 3 no longer fits 17 bits, i.e. height > 2^17 / 48
+ * pixels (2730.67). One place. */
+#define RAST_TALL_LIMIT16 ((1 << 17) / 3)
+
 /* Everything a draw's pixels depend on, snapshotted from the registers once
  * per draw (rast_state_snapshot). Workers read only this. */
 struct rast_state {
@@ -50,7 +56,23 @@ struct rast_state {
     uint32_t fb_addr, fb_stride; /* FB_PTR (VRAM), FB_WIDTH in pixels */
     uint32_t z_addr, z_stride;   /* Z_PTR (VRAM), Z_WIDTH in pixels */
     int32_t sc_x0, sc_y0, sc_x1, sc_y1; /* scissor, inclusive drawing coordinates */
+    /* REGION1 (GE-HARDWARE.md §5): drawing is translated by (region_x,
+     * region_y) and, for odd region_x, the pixels of each aligned group of
+     * 4 are reversed (rast_write_x). */
+    int32_t region_x, region_y;
 };
+
+/* Where a pixel drawn at screen column x (translated row: y + region_y) is
+ * written: x + region_x, then, for odd region_x, mirrored inside its
+ * aligned group of 4 (model choice: the translation comes first; §5 gives
+ * only "translates" and "reverses each group of 4 for odd offsets"). The
+ * mapping keeps every aligned group of 4, so tile ownership (tiles and
+ * strides are multiples of 4) follows x + region_x. */
+static inline int32_t rast_write_x(const struct rast_state *st, int32_t x)
+{
+    int32_t t = x + st->region_x;
+    return (st->region_x & 1) ? (t & ~3) | (3 - (t & 3)) : t;
+}
 
 void rast_state_snapshot(struct rast_state *rs, const struct ge_state *st);
 
@@ -86,6 +108,10 @@ struct rast_prim {
     /* Rectangles: the pixel rectangle is x0..x1, y0..y1; texture plane
      * arguments are exchanged for rotated rectangles (swap_uv). */
     bool swap_uv;
+    /* Triangles taller than RAST_TALL_LIMIT (GE-HARDWARE.md §5): one extra
+     * pixel per row outside the long edge; tall_right says the long edge
+     * is the right side. */
+    bool tall, tall_right;
     /* Lines: start position (1/16 pixel), per-step increments, steps. */
     int32_t lx, ly, ldx, ldy, lsteps;
 };
@@ -101,8 +127,14 @@ bool rast_setup_line(struct rast_prim *p, const struct rast_state *st, const str
                      const struct gt_vout *v1, unsigned provoking);
 bool rast_setup_point(struct rast_prim *p, const struct rast_state *st, const struct gt_vout *v0);
 
+/* The plane anchor of GE-HARDWARE.md §2 for vertices at (x[i], y[i])
+ * (1/16 pixel): the leftmost vertex, unless the long edge is the right
+ * side, then the top vertex of the long edge (model choice). */
+unsigned rast_anchor_vertex(const int64_t x[3], const int64_t y[3]);
+
 /* A tile: canonical positions cx in [cx0, cx1), cy in [cy0, cy1), for a
- * buffer whose rows are `tstride` pixels apart. tstride 0 means the tile is
+ * buffer whose rows are `tstride` pixels apart. Positions are where pixels
+ * are written (after the REGION1 translation). tstride 0 means the tile is
  * the whole address space (one tile draws everything: the serial path). */
 struct rast_tile { int32_t cx0, cy0, cx1, cy1; uint32_t tstride; };
 

@@ -40,11 +40,19 @@ static int run_kick(void *ctx, struct ge *ge, uint32_t word, struct gt_diag *d)
     }
 }
 
-/* Memory is about to be read or written outside the drawing: finish it. */
-static int run_sync(void *ctx, struct ge *ge, struct gt_diag *d)
+/* TEXFLUSH empties the texture cache (GE-HARDWARE.md §6). */
+static void run_texflush(void *ctx, struct ge *ge)
 {
     struct gt_render *r = ctx;
-    binner_flush(&r->binner, BIN_FLUSH_SYNC);
+    binner_texflush(&r->binner);
+}
+
+/* Memory is about to be read or written outside the drawing: finish the
+ * drawing that touches it. */
+static int run_sync(void *ctx, struct ge *ge, uint32_t addr, uint32_t len, bool write, struct gt_diag *d)
+{
+    struct gt_render *r = ctx;
+    binner_sync(&r->binner, addr, len, write);
     return GT_OK;
 }
 
@@ -57,6 +65,7 @@ int gt_render_init(struct gt_render *r, struct gt_diag *d)
     r->ge.hooks.ctx = r;
     r->ge.hooks.kick = run_kick;
     r->ge.hooks.sync = run_sync;
+    r->ge.hooks.texflush = run_texflush;
     asm_init(&r->assembler);
     if ((rc = binner_init(&r->binner, &r->mem, 1, GT_TILE_SIZE_DEFAULT, d)) < 0) {
         mem_free(&r->mem);

@@ -39,11 +39,12 @@ struct replay {
 
 static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 
-/* Flushes pending drawing (the pipeline's sync hook). */
-static int sync(struct replay *rp, struct gt_diag *d)
+/* Pending drawing that touches [addr, addr + len) is finished before the
+ * replay writes there (the pipeline's sync hook; len 0: all of it). */
+static int sync(struct replay *rp, uint32_t addr, uint32_t len, struct gt_diag *d)
 {
     struct ge *ge = &rp->r->ge;
-    return ge->hooks.sync ? ge->hooks.sync(ge->hooks.ctx, ge, d) : GT_OK;
+    return ge->hooks.sync ? ge->hooks.sync(ge->hooks.ctx, ge, addr, len, true, d) : GT_OK;
 }
 
 /* Lets the GE execute everything written so far. */
@@ -241,7 +242,7 @@ static int vram_write(struct replay *rp, uint32_t addr, const uint8_t *src, uint
         rp->r->stats.skipped_writes++;
         return GT_OK;
     }
-    int rc = sync(rp, d);
+    int rc = sync(rp, addr, n ? n : 1, d);
     if (rc < 0) return rc;
     rc = fill >= 0 ? mem_fill(&rp->r->mem, addr, (uint8_t)fill, n, d) : mem_write(&rp->r->mem, addr, src, n, d);
     if (rc < 0)
@@ -281,7 +282,7 @@ static int replay_record(struct replay *rp, uint32_t index, struct gt_diag *d)
                 r->stats.skipped_writes++;
                 return GT_OK;
             }
-            if ((rc = sync(rp, d)) < 0) return rc;
+            if ((rc = sync(rp, a, rec->size ? rec->size : 1, d)) < 0) return rc;
             return mem_write(&r->mem, a, p, rec->size, d);
         }
         if ((rc = map_data(rp, rec, &a, d)) < 0) return rc;
@@ -301,14 +302,14 @@ static int replay_record(struct replay *rp, uint32_t index, struct gt_diag *d)
          * not VRAM, so the data is skipped, as PPSSPP does. */
         return vram_write(rp, rp->memcpy_dest, p, rec->size, -1, index, d);
     case DUMP_DISPLAY:
-        if ((rc = sync(rp, d)) < 0) return rc;
+        /* Only chooses what is read out at the end (after all drawing). */
         a = rd32(p);
         r->display.addr = (a & 0xFF000000u) ? a & GT_ADDR_MASK : (GT_VRAM_BASE | a);
         r->display.stride = rd32(p + 4) & 0x7FF;
         r->display.format = rd32(p + 8) & 3;
         return GT_OK;
     case DUMP_EDRAMTRANS:
-        if ((rc = sync(rp, d)) < 0) return rc;
+        if ((rc = sync(rp, 0, 0, d)) < 0) return rc;
         r->mem.edram_trans = rd32(p);
         return GT_OK;
     default:

@@ -53,6 +53,9 @@ void rast_state_snapshot(struct rast_state *rs, const struct ge_state *st)
     int32_t rx = (int32_t)(r2 & 0x3FF), ry = (int32_t)(r2 >> 10 & 0x3FF);
     rs->sc_x1 = x1 < rx ? x1 : rx;
     rs->sc_y1 = y1 < ry ? y1 : ry;
+    uint32_t r1 = ge_reg(st, GE_REGION1);
+    rs->region_x = (int32_t)(r1 & 0x3FF);
+    rs->region_y = (int32_t)(r1 >> 10 & 0x3FF);
 }
 
 /* ---- Helpers ------------------------------------------------------------ */
@@ -167,7 +170,6 @@ static bool right_or_flat_bottom(int64_t vx, int64_t vy, int64_t l1x, int64_t l1
  * vertex to the bottom one) is the triangle's right side; then the top
  * vertex of the long edge (model choice: §2 leaves that case open). Ties
  * take the first vertex in primitive order. */
-unsigned rast_anchor_vertex(const int64_t x[3], const int64_t y[3]);
 unsigned rast_anchor_vertex(const int64_t x[3], const int64_t y[3])
 {
     unsigned top = 0, bot = 0, left = 0;
@@ -224,6 +226,23 @@ bool rast_setup_triangle(struct rast_prim *p, const struct rast_state *st, const
         p->eb[i] = X[b] - X[a];
         p->ec[i] = Y[b] * X[a] - X[b] * Y[a];
         p->ebias[i] = right_or_flat_bottom(X[i], Y[i], X[a], Y[a], X[b], Y[b]) ? -1 : 0;
+    }
+
+    /* §5: the long edge (top vertex to bottom vertex) of a very tall
+     * triangle gets one extra pixel per row on its outer side. */
+    if (maxy - miny > RAST_TALL_LIMIT16) {
+        unsigned top = 0, bot = 0;
+        for (unsigned i = 1; i < 3; i++) {
+            if (Y[i] < Y[top]) top = i;
+            if (Y[i] > Y[bot]) bot = i;
+        }
+        unsigned mid = 3 - top - bot;
+        int64_t cross = (X[bot] - X[top]) * (Y[mid] - Y[top]) - (X[mid] - X[top]) * (Y[bot] - Y[top]);
+        p->tall = true;
+        p->tall_right = cross > 0;
+        /* The extra pixels may lie just outside the bounding box. */
+        if (p->tall_right) p->x1 = p->x1 < st->sc_x1 ? p->x1 + 1 : p->x1;
+        else p->x0 = p->x0 > st->sc_x0 ? p->x0 - 1 : p->x0;
     }
 
     unsigned an = rast_anchor_vertex(X, Y);

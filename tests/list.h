@@ -8,3 +8,5 @@
 #include "list_texture.h"
 #include "list_sampler.h"
 #include "list_pixel.h"
+#include "list_quirks.h"
+#include "list_raster.h"
