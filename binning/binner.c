@@ -24,6 +24,7 @@ int binner_init(struct binner *b, struct gt_mem *mem, unsigned threads, unsigned
     if (tile_size < GT_TILE_SIZE_MIN || tile_size > GT_TILE_SIZE_MAX || (tile_size & (tile_size - 1)))
         return gt_fail(d, GT_EARG, "tile size %u is not a power of two in %u..%u", tile_size, GT_TILE_SIZE_MIN,
                        GT_TILE_SIZE_MAX);
+    b->scene = &b->scenes[0];
     b->mem = mem;
     b->threads = threads;
     b->tile_size = tile_size;
@@ -32,8 +33,10 @@ int binner_init(struct binner *b, struct gt_mem *mem, unsigned threads, unsigned
 
 void binner_free(struct binner *b)
 {
+    binner_wait(b);
     workers_stop(&b->workers);
-    scene_free(&b->scene);
+    scene_free(&b->scenes[0]);
+    scene_free(&b->scenes[1]);
 }
 
 void binner_texflush(struct binner *b)
@@ -43,20 +46,38 @@ void binner_texflush(struct binner *b)
     b->cur_scene = NULL; /* the next draw fills the cache anew */
 }
 
+void binner_wait(struct binner *b)
+{
+    if (!b->inflight) return;
+    workers_end(&b->workers);
+    b->stats.pixels += b->workers.stats.pixels - b->inflight_pixels;
+    scene_reset(b->inflight);
+    b->inflight = NULL;
+}
+
 void binner_flush(struct binner *b, enum bin_flush_reason why)
 {
-    struct scene *s = &b->scene;
+    struct scene *s = b->scene;
     if (s->active && s->nused) {
         b->stats.flushes[why]++;
         if (s->serial) b->stats.scenes_serial++;
         b->stats.bins_run += s->nused;
-        uint64_t before = b->workers.stats.pixels;
-        workers_run(&b->workers, s, b->mem);
-        b->stats.pixels += b->workers.stats.pixels - before;
+        binner_wait(b); /* scenes run in order */
+        b->inflight = s;
+        b->inflight_pixels = b->workers.stats.pixels;
+        workers_begin(&b->workers, s, b->mem);
+        b->scene = s == &b->scenes[0] ? &b->scenes[1] : &b->scenes[0];
+    } else {
+        scene_reset(s);
     }
-    scene_reset(s);
     b->cur_scene = NULL;
-    b->tcache.scene_copy = NULL; /* it lived in the scene arena */
+    b->tcache.scene_copy = NULL; /* it lived in the flushed scene's arena */
+}
+
+void binner_finish(struct binner *b)
+{
+    binner_flush(b, BIN_FLUSH_END);
+    binner_wait(b);
 }
 
 /* ---- Memory ranges ------------------------------------------------------
@@ -143,7 +164,7 @@ static bool depth_follows(const struct rast_state *st, struct vrange fb, struct 
 static int place_state(struct binner *b, struct gt_diag *d)
 {
     struct rast_state *cur = &b->cur;
-    struct scene *s = &b->scene;
+    struct scene *s = b->scene;
     struct vrange fb = buffer_range(cur, cur->fb_addr, cur->fb_stride, cur->fb_bpp);
     struct vrange z = cur->uses_depth ? buffer_range(cur, cur->z_addr, cur->z_stride, 2) : (struct vrange){0, 0};
     uint32_t tex_addr, tex_len;
@@ -165,6 +186,14 @@ static int place_state(struct binner *b, struct gt_diag *d)
                                 (cur->uses_depth && cur->z_stride != s->fb_stride)))
             binner_flush(b, BIN_FLUSH_DEPTH);
     }
+    s = b->scene; /* a flush moved on to the other scene */
+    /* A texture read now (a cache fill or a copy) must not overtake the
+     * scene the workers are running. */
+    bool copies = cached ? !hit : tex_len && tex_len <= GT_SHADOW_MAX_BYTES;
+    if (copies && b->inflight &&
+        (vrange_overlap(tex, (struct vrange){b->inflight->fb_lo, b->inflight->fb_len}) ||
+         vrange_overlap(tex, (struct vrange){b->inflight->z_lo, b->inflight->z_len})))
+        binner_wait(b);
     if (!s->active) {
         bool serial = cur->uses_depth && !depth_follows(cur, fb, z);
         int rc = scene_begin(s, cur->fb_addr, cur->fb_stride, cur->fb_bpp, serial, b->tile_size);
@@ -236,31 +265,41 @@ static int place_state(struct binner *b, struct gt_diag *d)
     return GT_OK;
 }
 
+/* Whether scene s writes [addr, addr + len) or, for a write, reads it. */
+static bool scene_touches(const struct scene *s, uint32_t addr, uint32_t len, bool write)
+{
+    if (!s->active) return false;
+    if (mem_is_vram(addr)) {
+        struct vrange r = {addr & (GT_VRAM_SIZE - 1), len >= GT_VRAM_SIZE ? GT_VRAM_SIZE : len};
+        return vrange_overlap(r, (struct vrange){s->fb_lo, s->fb_len}) ||
+               vrange_overlap(r, (struct vrange){s->z_lo, s->z_len}) ||
+               (write && vrange_overlap(r, (struct vrange){s->tex_lo, s->tex_len}));
+    }
+    /* Drawing writes VRAM only; textures may be read from anywhere. */
+    uint64_t lo = addr & GT_ADDR_MASK, hi = lo + len;
+    return write && s->ram_hi > s->ram_lo && lo < s->ram_hi && hi > s->ram_lo;
+}
+
 void binner_sync(struct binner *b, uint32_t addr, uint32_t len, bool write)
 {
-    struct scene *s = &b->scene;
     /* A write into the current draw's texture: the next kick takes a new
      * copy of it (the texture cache, §6, keeps its stale bytes). */
     uint32_t a = addr & GT_ADDR_MASK;
     if (write && b->cur_tex_len && (!len || (a < b->cur_tex_addr + b->cur_tex_len && b->cur_tex_addr < a + len)))
         b->cur_scene = NULL;
-    if (!s->active) return;
-    if (!len) {
+    if (!len || scene_touches(b->scene, addr, len, write)) {
         binner_flush(b, BIN_FLUSH_SYNC);
-        return;
+        binner_wait(b);
+    } else if (b->inflight && scene_touches(b->inflight, addr, len, write)) {
+        binner_wait(b);
     }
-    bool hit;
-    if (mem_is_vram(addr)) {
-        struct vrange r = {addr & (GT_VRAM_SIZE - 1), len >= GT_VRAM_SIZE ? GT_VRAM_SIZE : len};
-        hit = vrange_overlap(r, (struct vrange){s->fb_lo, s->fb_len}) ||
-              vrange_overlap(r, (struct vrange){s->z_lo, s->z_len}) ||
-              (write && vrange_overlap(r, (struct vrange){s->tex_lo, s->tex_len}));
-    } else {
-        /* Drawing writes VRAM only; textures may be read from anywhere. */
-        uint64_t lo = addr & GT_ADDR_MASK, hi = lo + len;
-        hit = write && s->ram_hi > s->ram_lo && lo < s->ram_hi && hi > s->ram_lo;
-    }
-    if (hit) binner_flush(b, BIN_FLUSH_SYNC);
+}
+
+void binner_vertex_reads(struct binner *b, const struct ge_state *st)
+{
+    /* Drawing writes VRAM only: vertex and index data in RAM is safe. */
+    bool indexed = (ge_reg(st, GE_VTYPE) >> 11 & 3) != 0;
+    if (mem_is_vram(st->vaddr) || (indexed && mem_is_vram(st->iaddr))) binner_sync(b, 0, 0, false);
 }
 
 int binner_draw(struct binner *b, const struct ge_state *st, struct gt_diag *d)
@@ -294,7 +333,7 @@ int binner_prim(void *ctx, const struct gt_prim *gp, struct gt_diag *d)
             int rc = place_state(b, d);
             if (rc < 0) return rc;
         }
-        struct scene *s = &b->scene;
+        struct scene *s = b->scene;
         struct rast_prim *p = arena_alloc(&s->arena, sizeof *p);
         int rc = GT_ENOMEM;
         if (p) {
@@ -304,6 +343,7 @@ int binner_prim(void *ctx, const struct gt_prim *gp, struct gt_diag *d)
         if (rc == GT_OK) {
             b->stats.prims++;
             if (s->arena.total > GT_SCENE_MAX_BYTES) binner_flush(b, BIN_FLUSH_MEMORY);
+            else if (s->prims >= GT_SCENE_FLUSH_PRIMS) binner_flush(b, BIN_FLUSH_SIZE);
             return GT_OK;
         }
         if (attempt > 0 || !s->prims) return gt_fail(d, GT_ENOMEM, "out of memory binning a primitive");

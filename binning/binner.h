@@ -4,7 +4,9 @@
  * be flushed first, then sets up and bins each primitive (binner_prim, an
  * assembly sink). States: IDLE (no scene) and BINNING (a scene with draws
  * for one color buffer); every transition back to IDLE is a flush with a
- * counted reason, so a profile shows why parallelism was lost.
+ * counted reason, so a profile shows why parallelism was lost. A flushed
+ * scene runs on the workers while the next one is binned (IN FLIGHT); memory
+ * the binner or the GE reads or writes is checked against both.
  *
  * Hazards flushed (issue 6): the GE or the replay touching memory (sync:
  * block transfers, CLUT loads, recorded memory writes, display readout),
@@ -26,6 +28,7 @@
     X(DEPTH, "depth", "the depth buffer cannot follow the color buffer's tiles") \
     X(TEXTURE, "texture", "a draw reads memory that pending drawing writes")  \
     X(MEMORY, "memory", "the scene arena is full")                            \
+    X(SIZE, "size", "the scene is large enough to start rasterizing")         \
     X(END, "end", "the list ended or the display is read")
 
 enum bin_flush_reason {
@@ -60,7 +63,10 @@ struct texcache {
 };
 
 struct binner {
-    struct scene scene;
+    struct scene scenes[2];   /* binned in turn: one fills while the other runs */
+    struct scene *scene;      /* the scene being filled */
+    struct scene *inflight;   /* the scene the workers are running, or NULL */
+    uint64_t inflight_pixels; /* workers' pixel count when it started */
     struct texcache tcache;
     struct workers workers;
     struct gt_mem *mem;
@@ -86,7 +92,17 @@ int binner_prim(void *ctx, const struct gt_prim *p, struct gt_diag *d);
 void binner_sync(struct binner *b, uint32_t addr, uint32_t len, bool write);
 /* TEXFLUSH: the texture cache is emptied. */
 void binner_texflush(struct binner *b);
-/* Runs and empties the pending scene (nothing when it is empty). */
+/* Hands the scene being filled to the workers (nothing when it is empty)
+ * and starts an empty one. The workers run it while binning goes on; with
+ * one thread it runs at once, on the calling thread. Scenes run in order:
+ * a scene starts after the previous one has finished. */
 void binner_flush(struct binner *b, enum bin_flush_reason why);
+/* Waits until the scene the workers are running has finished. */
+void binner_wait(struct binner *b);
+/* All drawing issued so far is in memory (the end of a frame). */
+void binner_finish(struct binner *b);
+/* A kick is about to read vertices or indices: drawing that may write them
+ * (VRAM vertex data) is finished first. */
+void binner_vertex_reads(struct binner *b, const struct ge_state *st);
 
 #endif

@@ -57,24 +57,38 @@ int workers_start(struct workers *w, unsigned threads, struct gt_diag *d)
     return GT_OK;
 }
 
-void workers_run(struct workers *w, const struct scene *s, struct gt_mem *mem)
+void workers_begin(struct workers *w, const struct scene *s, struct gt_mem *mem)
 {
-    struct rast_stats st = {0, 0};
     pthread_mutex_lock(&w->mu);
     w->scene = s;
     w->mem = mem;
     w->next = 0;
     w->busy = w->nthreads;
     w->gen++;
+    w->running = true;
     pthread_cond_broadcast(&w->wake);
     pthread_mutex_unlock(&w->mu);
-    drain(w, s, &st);
+    if (!w->nthreads) workers_end(w);
+}
+
+void workers_end(struct workers *w)
+{
+    if (!w->running) return;
+    struct rast_stats st = {0, 0};
+    drain(w, w->scene, &st);
     pthread_mutex_lock(&w->mu);
     while (w->busy) pthread_cond_wait(&w->done, &w->mu);
     w->stats.pixels += st.pixels;
     w->stats.prims += st.prims;
     w->scene = NULL;
+    w->running = false;
     pthread_mutex_unlock(&w->mu);
+}
+
+void workers_run(struct workers *w, const struct scene *s, struct gt_mem *mem)
+{
+    workers_begin(w, s, mem);
+    workers_end(w);
 }
 
 void workers_stop(struct workers *w)

@@ -24,12 +24,20 @@ struct workers {
     unsigned busy;              /* threads still working on this generation */
     struct rast_stats stats;    /* summed over threads after each run */
     bool started;
+    bool running;               /* between workers_begin and workers_end */
 };
 
 /* Starts threads - 1 helper threads (threads 0 or 1: none). Returns 0 or
  * GT_ENOMEM (no thread left running). */
 int workers_start(struct workers *w, unsigned threads, struct gt_diag *d);
-/* Runs every non-empty bin of s and returns when all are done. */
+/* Starts running every non-empty bin of s on the helper threads and
+ * returns at once (with no helper thread, runs them all first). The scene
+ * and the memory its draws touch belong to the workers until workers_end. */
+void workers_begin(struct workers *w, const struct scene *s, struct gt_mem *mem);
+/* The caller takes bins too until none is left, then waits for the helper
+ * threads to finish theirs. */
+void workers_end(struct workers *w);
+/* workers_begin then workers_end. */
 void workers_run(struct workers *w, const struct scene *s, struct gt_mem *mem);
 void workers_stop(struct workers *w);
 

@@ -35,6 +35,8 @@
 #define GT_BIN_BLOCK_CMDS 128        /* commands per bin block (bins grow in blocks, never per primitive) */
 #define GT_SCENE_CHUNK (1u << 20)    /* bytes per scene arena chunk */
 #define GT_SCENE_MAX_BYTES (256u << 20) /* a scene that grows past this is flushed (reason "memory") */
+#define GT_SCENE_FLUSH_PRIMS 1024    /* a scene with this many primitives is handed to the workers (reason "size"),
+                                        so rasterization overlaps binning */
 #define GT_MAX_THREADS 64            /* worker threads of one render context */
 #define GT_SHADOW_MAX_BYTES (4u << 20) /* largest self-texture copied for one draw */
 #define GT_TEXCACHE_BYTES 8192       /* the GE's texture cache (GE-HARDWARE.md §6) */

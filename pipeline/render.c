@@ -14,7 +14,9 @@ static int run_kick(void *ctx, struct ge *ge, uint32_t word, struct gt_diag *d)
 {
     struct gt_render *r = ctx;
     int rc;
-    switch (word >> 24) {
+    unsigned cmd = word >> 24;
+    if (cmd == GE_PRIM || cmd == GE_BEZIER || cmd == GE_SPLINE || cmd == GE_BBOX) binner_vertex_reads(&r->binner, &ge->st);
+    switch (cmd) {
     case GE_PRIM:
         r->stats.prims_by_type[(word >> 16) & 7]++;
         if ((rc = binner_draw(&r->binner, &ge->st, d)) < 0) return rc;
@@ -85,7 +87,7 @@ void gt_render_free(struct gt_render *r)
 
 int gt_render_set_threads(struct gt_render *r, unsigned threads, unsigned tile_size, struct gt_diag *d)
 {
-    binner_flush(&r->binner, BIN_FLUSH_END);
+    binner_finish(&r->binner);
     struct binner_stats keep = r->binner.stats;
     binner_free(&r->binner);
     int rc = binner_init(&r->binner, &r->mem, threads, tile_size, d);
@@ -100,7 +102,7 @@ int gt_render_set_threads(struct gt_render *r, unsigned threads, unsigned tile_s
 
 void gt_render_finish(struct gt_render *r)
 {
-    binner_flush(&r->binner, BIN_FLUSH_END);
+    binner_finish(&r->binner);
 }
 
 int gt_render_list(struct gt_render *r, uint32_t pc, struct gt_diag *d)

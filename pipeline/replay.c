@@ -68,6 +68,8 @@ static int emit(struct replay *rp, uint32_t word, struct gt_diag *d)
         rp->r->ge.list.pc = GT_REPLAY_LIST_BASE;
         ge_list_set_stall(&rp->r->ge, GT_REPLAY_LIST_BASE);
     }
+    int rc = sync(rp, rp->list_pos, 4, d);
+    if (rc < 0) return rc;
     mem_write32(&rp->r->mem, rp->list_pos, word);
     rp->list_pos += 4;
     return GT_OK;
@@ -119,7 +121,10 @@ static int map_data(struct replay *rp, const struct dump_record *rec, uint32_t *
         rp->r->stats.arena_resets++;
     }
     *addr = rp->arena_pos;
-    int rc = mem_write(&rp->r->mem, rp->arena_pos, rp->dp->data + rec->offset, rec->size, d);
+    /* Drawing still pending may read a texture in the arena's recycled half. */
+    int rc = sync(rp, rp->arena_pos, need, d);
+    if (rc < 0) return rc;
+    rc = mem_write(&rp->r->mem, rp->arena_pos, rp->dp->data + rec->offset, rec->size, d);
     if (rc < 0) return rc;
     rp->arena_pos += need;
     rp->map[slot] = (struct map_entry){rec->offset, rec->size ? rec->size : 1, *addr, 0};
