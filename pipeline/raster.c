@@ -241,6 +241,16 @@ static bool owns(const struct rast_tile *t, const struct rast_state *st, int32_t
     return cx >= t->cx0 && cx < t->cx1 && cy >= t->cy0 && cy < t->cy1;
 }
 
+/* Step i of a line's n steps: (start (n - i) + end i) / n, rounded toward
+ * minus infinity (PPSSPP DrawLine divides non-negative colors the same way). */
+static int64_t line_value(const struct rast_plane *pl, int64_t i, int64_t n)
+{
+    __int128 num = (__int128)pl->v * (n - i) + (__int128)pl->gx * i;
+    __int128 q = num / n;
+    if (num % n && num < 0) q--;
+    return sat64(q);
+}
+
 static void draw_line(const struct rast_prim *p, const struct rast_state *st, const struct rast_tile *t, struct gt_mem *mem,
                       struct rast_stats *stats)
 {
@@ -254,7 +264,7 @@ static void draw_line(const struct rast_prim *p, const struct rast_state *st, co
         int64_t val[RP_COUNT] = {0};
         for (unsigned j = 0; j < n; j++) {
             unsigned k = list[j];
-            val[k] = sat64((__int128)p->pl[k].v + (__int128)p->pl[k].gx * i);
+            val[k] = line_value(&p->pl[k], i, p->lsteps);
         }
         struct lod lod = {0, 0, true};
         if (st->textured && needs_lod(st)) {
@@ -262,8 +272,8 @@ static void draw_line(const struct rast_prim *p, const struct rast_state *st, co
             int32_t u0, v0, u1, v1;
             gefloat w, w1;
             tex_coords(p, st, val[RP_S], val[RP_T], val[RP_Q], &u0, &v0, &w);
-            tex_coords(p, st, sat64((__int128)val[RP_S] + p->pl[RP_S].gx), sat64((__int128)val[RP_T] + p->pl[RP_T].gx),
-                       sat64((__int128)val[RP_Q] + p->pl[RP_Q].gx), &u1, &v1, &w1);
+            tex_coords(p, st, line_value(&p->pl[RP_S], i + 1, p->lsteps), line_value(&p->pl[RP_T], i + 1, p->lsteps),
+                       line_value(&p->pl[RP_Q], i + 1, p->lsteps), &u1, &v1, &w1);
             int64_t du = p->ldx ? (int64_t)u1 - u0 : 0, dv = p->ldy ? (int64_t)v1 - v0 : 0;
             if (du < 0) du = -du;
             if (dv < 0) dv = -dv;

@@ -112,7 +112,9 @@ struct rast_prim {
      * pixel per row outside the long edge; tall_right says the long edge
      * is the right side. */
     bool tall, tall_right;
-    /* Lines: start position (1/16 pixel), per-step increments, steps. */
+    /* Lines: start position (1/16 pixel), the increments over all steps, the
+     * step count; a line's planes hold the first vertex's value in v and the
+     * second's in gx. */
     int32_t lx, ly, ldx, ldy, lsteps;
 };
 

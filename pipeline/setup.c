@@ -67,6 +67,10 @@ static int64_t sat64(__int128 v)
     return (int64_t)v;
 }
 
+/* v in plane units (v * 2^RAST_PLANE_FRAC), saturated; a multiplication,
+ * not a shift, so negative values are defined behaviour. */
+static int64_t to_plane(int64_t v) { return sat64((__int128)v * ((int64_t)1 << RAST_PLANE_FRAC)); }
+
 /* floor(a / 16) for any int32. */
 static int32_t floor16(int32_t a) { return a >> 4; }
 
@@ -101,7 +105,7 @@ static void plane3(struct rast_plane *pl, const int64_t val[3], unsigned anchor,
 {
     unsigned b = (anchor + 1) % 3, c = (anchor + 2) % 3;
     __int128 dvb = (__int128)val[b] - val[anchor], dvc = (__int128)val[c] - val[anchor];
-    pl->v = sat64((__int128)val[anchor] * ((int64_t)1 << RAST_PLANE_FRAC));
+    pl->v = to_plane(val[anchor]);
     pl->gx = grad(dvb * dy[c] - dvc * dy[b], ar);
     pl->gy = grad(dvc * dx[b] - dvb * dx[c], ar);
 }
@@ -328,8 +332,8 @@ bool rast_setup_rect(struct rast_prim *p, const struct rast_state *st, const str
     p->flat_color = true;
     flat_colors(p, v1);
     p->ax = xl, p->ay = yt;
-    p->pl[RP_Z].v = (int64_t)v1->z << RAST_PLANE_FRAC;
-    if (st->px.fog && !st->px.clear) p->pl[RP_FOG].v = sat64((__int128)fog_fixed(v1->fog) << RAST_PLANE_FRAC);
+    p->pl[RP_Z].v = to_plane(v1->z);
+    if (st->px.fog && !st->px.clear) p->pl[RP_FOG].v = to_plane(fog_fixed(v1->fog));
     if (st->textured) {
         int64_t s0 = texel_fixed(st, v0->uv[0], 0), t0 = texel_fixed(st, v0->uv[1], 1);
         int64_t s1 = texel_fixed(st, v1->uv[0], 0), t1 = texel_fixed(st, v1->uv[1], 1);
@@ -353,19 +357,22 @@ bool rast_setup_rect(struct rast_prim *p, const struct rast_state *st, const str
             sv = s1, tv = t1;
             S->gx = rect_grad(-ds, w, h), T->gy = rect_grad(-dt, h, w);
         }
-        S->v = sat64((__int128)sv << RAST_PLANE_FRAC);
-        T->v = sat64((__int128)tv << RAST_PLANE_FRAC);
+        S->v = to_plane(sv);
+        T->v = to_plane(tv);
     }
     return true;
 }
 
 /* ---- Lines and points ---------------------------------------------------- */
 
-/* A line's value plane: v at the start, gx per step. */
+/* A line's values: v at the first vertex, gx at the second (both in plane
+ * units); step i of n takes (v (n - i) + gx i) / n (raster.c line_value),
+ * PPSSPP DrawLine's weighting. */
 static void line_plane(struct rast_plane *pl, int64_t a, int64_t b, int32_t steps)
 {
-    pl->v = sat64((__int128)a << RAST_PLANE_FRAC);
-    pl->gx = steps ? sat64(((__int128)(b - a) << RAST_PLANE_FRAC) / steps) : 0;
+    (void)steps;
+    pl->v = to_plane(a);
+    pl->gx = to_plane(b);
 }
 
 bool rast_setup_line(struct rast_prim *p, const struct rast_state *st, const struct gt_vout *v0,
@@ -430,18 +437,18 @@ bool rast_setup_point(struct rast_prim *p, const struct rast_state *st, const st
     if (!clip_box(p, st)) return false;
     p->flat_color = true;
     flat_colors(p, v0);
-    p->pl[RP_Z].v = (int64_t)v0->z << RAST_PLANE_FRAC;
-    if (st->px.fog && !st->px.clear) p->pl[RP_FOG].v = sat64((__int128)fog_fixed(v0->fog) << RAST_PLANE_FRAC);
+    p->pl[RP_Z].v = to_plane(v0->z);
+    if (st->px.fog && !st->px.clear) p->pl[RP_FOG].v = to_plane(fog_fixed(v0->fog));
     if (st->textured) {
         if (st->through) {
-            for (unsigned k = 0; k < 2; k++) p->pl[RP_S + k].v = sat64((__int128)texel_fixed(st, v0->uv[k], k) << RAST_PLANE_FRAC);
+            for (unsigned k = 0; k < 2; k++) p->pl[RP_S + k].v = to_plane(texel_fixed(st, v0->uv[k], k));
         } else {
             p->persp = true;
             gefloat a[3];
             persp_values(st, v0, a);
             for (unsigned k = 0; k < 3; k++) {
                 p->exp[k] = block_exp(&a[k], 1) - 30;
-                p->pl[RP_S + k].v = sat64((__int128)gemath_to_scaled(a[k], p->exp[k]) << RAST_PLANE_FRAC);
+                p->pl[RP_S + k].v = to_plane(gemath_to_scaled(a[k], p->exp[k]));
             }
         }
     }
