@@ -302,16 +302,27 @@ void binner_vertex_reads(struct binner *b, const struct ge_state *st)
     if (mem_is_vram(st->vaddr) || (indexed && mem_is_vram(st->iaddr))) binner_sync(b, 0, 0, false);
 }
 
-int binner_draw(struct binner *b, const struct ge_state *st, struct gt_diag *d)
+static int draw_state(struct binner *b, const struct ge_state *st, bool imm, uint32_t flags, struct gt_diag *d)
 {
     struct rast_state next;
     rast_state_snapshot(&next, st);
+    if (imm) rast_state_apply_imm(&next, st, flags);
     /* The same state keeps its place, unless it reads a self-texture copy:
      * every draw reads its target as it was before that draw. */
     if (b->cur_scene && !b->cur_snapshot && !memcmp(&next, &b->cur, sizeof next)) return GT_OK;
     b->cur = next;
     b->cur_scene = NULL;
     return place_state(b, d);
+}
+
+int binner_draw(struct binner *b, const struct ge_state *st, struct gt_diag *d)
+{
+    return draw_state(b, st, false, 0, d);
+}
+
+int binner_draw_imm(struct binner *b, const struct ge_state *st, uint32_t flags, struct gt_diag *d)
+{
+    return draw_state(b, st, true, flags, d);
 }
 
 static int setup(struct rast_prim *p, const struct rast_state *st, const struct gt_prim *gp)

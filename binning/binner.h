@@ -84,6 +84,9 @@ int binner_init(struct binner *b, struct gt_mem *mem, unsigned threads, unsigned
 void binner_free(struct binner *b);
 /* A kick is about to draw with the registers in st. */
 int binner_draw(struct binner *b, const struct ge_state *st, struct gt_diag *d);
+/* The same for an immediate-mode vertex (VAP) whose primitive flags (VAP
+ * bits 11-23 shifted down by 11) override part of the state. */
+int binner_draw_imm(struct binner *b, const struct ge_state *st, uint32_t flags, struct gt_diag *d);
 /* Assembly sink (gt_prim_sink): sets up and bins one primitive. */
 int binner_prim(void *ctx, const struct gt_prim *p, struct gt_diag *d);
 /* The GE or the replay is about to read (write false) or write the len

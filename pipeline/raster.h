@@ -75,6 +75,11 @@ static inline int32_t rast_write_x(const struct rast_state *st, int32_t x)
 }
 
 void rast_state_snapshot(struct rast_state *rs, const struct ge_state *st);
+/* Immediate-mode draws (VAP): the primitive flags of the first vertex
+ * (VAP bits 11-23, given shifted down by 11) replace antialiasing, shading,
+ * texturing, fog and dithering for the draw (PPSSPP GPUCommon::FlushImm;
+ * culling is applied by assembly). */
+void rast_state_apply_imm(struct rast_state *rs, const struct ge_state *st, uint32_t flags);
 
 /* A plane: value(X, Y) = v + gx * (X - ax) + gy * (Y - ay) with
  * RAST_PLANE_FRAC fraction bits, X and Y in 1/16 pixel, (ax, ay) the

@@ -34,9 +34,12 @@ static int run_kick(void *ctx, struct ge *ge, uint32_t word, struct gt_diag *d)
     case GE_BBOX:
         ge->list.bbox_result = bbox_test(&ge->st, ge->mem, word & 0xFFFF);
         return GT_OK;
-    case GE_VAP:
-        if ((rc = binner_draw(&r->binner, &ge->st, d)) < 0) return rc;
+    case GE_VAP: {
+        /* The flags of the first vertex of a primitive hold for all of it. */
+        uint32_t flags = ((word >> 8) & 7) != 7 ? (word >> 11) & 0x1FFF : r->assembler.imm_flags;
+        if ((rc = binner_draw_imm(&r->binner, &ge->st, flags, d)) < 0) return rc;
         return asm_immediate(&r->assembler, &ge->st, word, binner_prim, &r->binner, d);
+    }
     default:
         return GT_OK;
     }

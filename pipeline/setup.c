@@ -58,6 +58,18 @@ void rast_state_snapshot(struct rast_state *rs, const struct ge_state *st)
     rs->region_y = (int32_t)(r1 >> 10 & 0x3FF);
 }
 
+void rast_state_apply_imm(struct rast_state *rs, const struct ge_state *st, uint32_t flags)
+{
+    rs->antialias = flags & 1;
+    rs->gouraud = (flags >> 7) & 1;
+    bool tex = ((flags >> 10) & 1) && !rs->px.clear;
+    if (tex && !rs->textured) sampler_snapshot(&rs->smp, st);
+    if (!tex) memset(&rs->smp, 0, sizeof rs->smp);
+    rs->textured = tex;
+    rs->px.fog = ((flags >> 11) & 1) && !rs->through;
+    rs->px.dither = (flags >> 12) & 1;
+}
+
 /* ---- Helpers ------------------------------------------------------------ */
 
 static int64_t sat64(__int128 v)

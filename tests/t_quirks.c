@@ -1,5 +1,6 @@
 /* The quirks of GE-HARDWARE.md §5 and the texture cache of §6, as modelled
- * (raster.h rast_write_x, RAST_TALL_LIMIT16; binner.h struct texcache).
+ * (raster.h rast_write_x, RAST_TALL_LIMIT16; binner.h struct texcache), and
+ * the immediate-mode primitive flags that override draw state.
  * The measured facts fix the structure; where they leave a constant or a
  * direction open the model's choice is named next to the test that pins
  * it, so a later measurement changes one line and one test. */
@@ -308,4 +309,48 @@ TEST(self_texture_reads_before_draw)
             CHECK_EQ_U(px(r, 0, 512, (int)x + 100, (int)y), orig);
         }
     q_free(r);
+}
+
+/* Draws one immediate-mode (VAP) point at (5, 6) with color green and the
+ * given primitive flags (VAP bits 11-23), with TEXTURE_ON set as given and a
+ * 1x1 red texture bound (replace, RGBA). Returns the pixel. */
+static uint32_t imm_point(uint32_t flags, unsigned texture_on)
+{
+    struct gt_render *r = q_new(1, 64);
+    uint32_t tex = 0x08300000u;
+    mem_write32(&r->mem, tex, 0xFF0000FFu);
+    struct dl l;
+    dl_init(&l);
+    q_state(&l, 0, 512);
+    dl_cmd(&l, GE_TEXTURE_ON, texture_on);
+    dl_cmd(&l, GE_TEX_FORMAT, 3);
+    dl_cmd(&l, GE_TEX_ADDR0, tex & 0xFFFFFF);
+    dl_cmd(&l, GE_TEX_BUFW0, (tex >> 8 & 0x0F0000) | 4);
+    dl_cmd(&l, GE_TEX_SIZE0, 0);
+    dl_cmd(&l, GE_TEX_FILTER, 0);
+    dl_cmd(&l, GE_TEX_FUNC, 3 | 1 << 8);
+    /* Through mode: positions are 1/16 pixel from 2048. */
+    dl_cmd(&l, GE_VSCX, 0x8000 + 5 * 16);
+    dl_cmd(&l, GE_VSCX + 1, 0x8000 + 6 * 16);
+    dl_cmd(&l, GE_VSCX + 2, 0);
+    dl_cmd(&l, GE_VSCX + 3, 0);
+    dl_cmd(&l, GE_VSCX + 4, 0);
+    dl_cmd(&l, GE_VSCX + 5, dl_float24(1.0f));
+    dl_cmd(&l, GE_VSCX + 6, 0x00FF00);
+    dl_cmd(&l, GE_VAP, flags << 11 | 0u << 8 | 0xFF);
+    dl_finish(&l);
+    q_run(r, &l);
+    dl_free(&l);
+    uint32_t c = px(r, 0, 512, 5, 6);
+    q_free(r);
+    return c;
+}
+
+/* PPSSPP GPUCommon::FlushImm: the texture flag (VAP bit 21) of an immediate
+ * primitive, not TEXTURE_ON, decides whether it is textured. */
+TEST(imm_flags_override_state)
+{
+    CHECK_EQ_U(imm_point(1u << 10, 0), 0xFF0000FFu); /* flag on, register off: red texel */
+    CHECK_EQ_U(imm_point(0, 1), 0xFF00FF00u);        /* flag off, register on: green vertex */
+    CHECK_EQ_U(imm_point(0, 0), 0xFF00FF00u);
 }
