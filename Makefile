@@ -21,16 +21,17 @@ CLI_SRC  := $(wildcard clients/*.c)
 TEST_SRC := $(filter-out tests/fuzz_%.c tests/bench_%.c tests/xcheck_%.c,$(wildcard tests/*.c))
 BENCH_SRC := $(wildcard tests/bench_*.c)
 FUZZ_SRC := $(wildcard tests/fuzz_*.c)
-HDRS     := $(wildcard pipeline/*.h binning/*.h proto/*.h tests/*.h)
+HDRS     := $(wildcard pipeline/*.h binning/*.h proto/*.h tests/*.h clients/*.h)
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
-TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+# The test runner also links the fuzzer's case generator (tests/t_fuzz_cmd.c).
+TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/clients/fuzzgen.o
 
 DEPS_STAMP := build/.deps-ok
 FUZZ_SECONDS ?= 20
 
-.PHONY: all deps demo test test-plain tsan-test fuzz bench clean
+.PHONY: all deps demo test test-plain tsan-test fuzz fuzz-determinism bench clean
 
 all: $(BUILD)/getile $(BUILD)/test_runner
 
@@ -90,6 +91,14 @@ fuzz: $(FUZZ_BIN)
 	      build/fuzz/corpus-$$n 2>build/fuzz/$$n.log || { tail -40 build/fuzz/$$n.log; exit 1; }; \
 	  grep -E "stat::number_of_executed_units|Done" build/fuzz/$$n.log | tail -2; \
 	done
+
+# The determinism fuzzer (`getile fuzz`): random cases and the shared dumps,
+# every thread count and tile size against one thread, for FUZZ_DET_SECONDS.
+FUZZ_DET_SECONDS ?= 120
+FUZZ_DET_DUMPS   ?= ../shared/frametests/dumps
+fuzz-determinism: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory build/getile
+	build/getile fuzz --seconds $(FUZZ_DET_SECONDS) --seed 1 $(if $(wildcard $(FUZZ_DET_DUMPS)),--dumps '$(FUZZ_DET_DUMPS)')
 
 # Benchmarks (never timed assertions): each tests/bench_*.c is one program.
 BENCH_BIN = $(BENCH_SRC:tests/%.c=$(BUILD)/%)

@@ -174,9 +174,21 @@ static int place_state(struct binner *b, struct gt_diag *d)
      * from the cache, whatever drawing did to its memory since. */
     bool cached = tex_len && tex_len <= GT_TEXCACHE_BYTES;
     bool hit = cached && b->tcache.valid && b->tcache.addr == tex_addr && b->tcache.len == tex_len;
+    /* A texture too large to copy that overlaps the draw's own target is
+     * read live while the draw writes it: only one tile walking the draw
+     * in primitive order gives the same bytes for every thread count and
+     * tile size. */
+    bool live_self = !cached && tex_len > GT_SHADOW_MAX_BYTES && (vrange_overlap(tex, fb) || vrange_overlap(tex, z));
     if (s->active) {
         struct vrange sfb = {s->fb_lo, s->fb_len}, sz = {s->z_lo, s->z_len};
-        if (!hit && (vrange_overlap(tex, sfb) || vrange_overlap(tex, sz)))
+        if (live_self && !s->serial)
+            binner_flush(b, BIN_FLUSH_SELF);
+        else if (!hit && (vrange_overlap(tex, sfb) || vrange_overlap(tex, sz)))
+            binner_flush(b, BIN_FLUSH_TEXTURE);
+        else if (!s->serial && (vrange_overlap(fb, (struct vrange){s->tex_lo, s->tex_len}) ||
+                                vrange_overlap(z, (struct vrange){s->tex_lo, s->tex_len})))
+            /* The draw writes what earlier draws of the scene read live:
+             * another tile may still need the old bytes. */
             binner_flush(b, BIN_FLUSH_TEXTURE);
         else if (s->fb_addr != cur->fb_addr || s->fb_stride != cur->fb_stride || s->fb_bpp != cur->fb_bpp)
             binner_flush(b, BIN_FLUSH_TARGET);
@@ -195,7 +207,7 @@ static int place_state(struct binner *b, struct gt_diag *d)
          vrange_overlap(tex, (struct vrange){b->inflight->z_lo, b->inflight->z_len})))
         binner_wait(b);
     if (!s->active) {
-        bool serial = cur->uses_depth && !depth_follows(cur, fb, z);
+        bool serial = live_self || (cur->uses_depth && !depth_follows(cur, fb, z));
         int rc = scene_begin(s, cur->fb_addr, cur->fb_stride, cur->fb_bpp, serial, b->tile_size);
         if (rc < 0) return gt_fail(d, rc, "out of memory starting a scene");
     }

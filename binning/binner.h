@@ -29,6 +29,7 @@
     X(TEXTURE, "texture", "a draw reads memory that pending drawing writes")  \
     X(MEMORY, "memory", "the scene arena is full")                            \
     X(SIZE, "size", "the scene is large enough to start rasterizing")         \
+    X(SELF, "self", "a draw reads its own target live: it runs as one tile")  \
     X(END, "end", "the list ended or the display is read")
 
 enum bin_flush_reason {

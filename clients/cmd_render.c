@@ -155,6 +155,7 @@ int cmd_render(int argc, char **argv)
            threads);
     for (unsigned k = 0; k < BIN_FLUSH_COUNT; k++)
         if (bs->flushes[k]) printf(" %s %llu", binner_flush_name(k), (unsigned long long)bs->flushes[k]);
+    printf(" (%llu serial)", (unsigned long long)bs->scenes_serial);
     printf("; texture cache %llu fills, %llu hits; %llu texture copies\n", (unsigned long long)bs->tcache_loads,
            (unsigned long long)bs->tcache_hits, (unsigned long long)bs->tex_copies);
     status = 0;

@@ -17,6 +17,7 @@ static const char usage[] =
     "  render DUMP -o OUT.png   replay a frame dump (.ppdmp or .zip) and write the display as PNG\n"
     "  compare A.png B.png      MSE and differing pixels of two images (PPSSPP's frame-test metric)\n"
     "  info DUMP                describe a frame dump's header and records\n"
+    "  fuzz                     check that every thread count and tile size renders the same\n"
     "\n"
     "Run `getile COMMAND --help` for a command's options.\n";
 
@@ -57,6 +58,7 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "render")) return cmd_render(argc - 1, argv + 1);
     if (!strcmp(argv[1], "compare")) return cmd_compare(argc - 1, argv + 1);
     if (!strcmp(argv[1], "info")) return cmd_info(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "fuzz")) return cmd_fuzz(argc - 1, argv + 1);
     fprintf(stderr, "getile: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
 }

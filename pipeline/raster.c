@@ -104,9 +104,30 @@ static struct lod span_lod(const struct rast_prim *p, const struct rast_state *s
     return l;
 }
 
-/* Shades and writes one pixel at screen (x, y) from its plane values. */
+/* Host pointers to the color and depth bytes of one row segment, when the
+ * segment is contiguous in host memory (else NULL: per-pixel lookups). The
+ * segment spans whole groups of 4 written pixels (REGION1 may mirror a pixel
+ * inside its group). */
+struct row_ptrs {
+    uint8_t *fb, *zb;
+    int32_t wx0;   /* written x of fb[0] / zb[0] */
+};
+
+static void row_ptrs(const struct rast_state *st, struct gt_mem *mem, int32_t y, int32_t xs, int32_t xe,
+                     struct row_ptrs *rp)
+{
+    uint32_t wy = (uint32_t)(y + st->region_y);
+    int32_t w0 = (xs + st->region_x) & ~3, w1 = (xe + st->region_x) | 3;
+    rp->wx0 = w0;
+    uint32_t n = (uint32_t)(w1 - w0 + 1);
+    rp->fb = mem_ptr(mem, st->fb_addr + (wy * st->fb_stride + (uint32_t)w0) * st->fb_bpp, n * st->fb_bpp);
+    rp->zb = st->uses_depth ? mem_ptr(mem, st->z_addr + (wy * st->z_stride + (uint32_t)w0) * 2, n * 2) : NULL;
+}
+
+/* Shades and writes one pixel at screen (x, y) from its plane values; rp
+ * (may be NULL) holds the row's memory when it is contiguous. */
 static void shade(const struct rast_prim *p, const struct rast_state *st, struct gt_mem *mem, int32_t x, int32_t y, const int64_t *val,
-                  const struct lod *lod, struct rast_stats *stats)
+                  const struct lod *lod, const struct row_ptrs *rp, struct rast_stats *stats)
 {
     int64_t zv = val[RP_Z] >> RAST_PLANE_FRAC;
     uint16_t z = (uint16_t)(zv < 0 ? 0 : zv > 65535 ? 65535 : zv);
@@ -139,10 +160,15 @@ static void shade(const struct rast_prim *p, const struct rast_state *st, struct
     /* The written position (REGION1, §5); dithering uses the drawn one. */
     uint32_t wx = (uint32_t)rast_write_x(st, x), wy = (uint32_t)(y + st->region_y);
     uint32_t bpp = st->fb_bpp;
-    uint8_t *fb = mem_ptr(mem, st->fb_addr + (wy * st->fb_stride + wx) * bpp, bpp);
-    if (!fb) return;
-    uint8_t *zb = NULL;
-    if (st->uses_depth) zb = mem_ptr(mem, st->z_addr + (wy * st->z_stride + wx) * 2, 2);
+    uint8_t *fb, *zb = NULL;
+    if (rp && rp->fb && (!st->uses_depth || rp->zb)) {
+        fb = rp->fb + (wx - (uint32_t)rp->wx0) * bpp;
+        if (st->uses_depth) zb = rp->zb + (wx - (uint32_t)rp->wx0) * 2;
+    } else {
+        fb = mem_ptr(mem, st->fb_addr + (wy * st->fb_stride + wx) * bpp, bpp);
+        if (!fb) return;
+        if (st->uses_depth) zb = mem_ptr(mem, st->z_addr + (wy * st->z_stride + wx) * 2, 2);
+    }
     pixel_write(&st->px, x, y, z, out, fog, fb, zb);
     stats->pixels++;
 }
@@ -183,12 +209,14 @@ static void draw_span_row(const struct rast_prim *p, const struct rast_state *st
     bool tex = st->textured;
     struct lod lod = {0, 0, true};
     int32_t span = INT32_MIN;
+    struct row_ptrs rp;
+    row_ptrs(st, mem, py, xs, xe, &rp);
     for (int32_t x = xs; x <= xe; x++) {
         if (tex && (x >> 2) != span) {
             span = x >> 2;
             lod = span_lod(p, st, (x & ~3) + 1, py);
         }
-        shade(p, st, mem, x, py, val, &lod, stats);
+        shade(p, st, mem, x, py, val, &lod, &rp, stats);
         for (unsigned i = 0; i < n; i++) {
             unsigned k = list[i];
             val[k] = (int64_t)((uint64_t)val[k] + step[k]);
@@ -280,7 +308,7 @@ static void draw_line(const struct rast_prim *p, const struct rast_state *st, co
             lod.magnify = sampler_level(&st->smp, sampler_log2_fixed((uint64_t)(du > dv ? du : dv), 8), w,
                                         &lod.level, &lod.frac);
         }
-        shade(p, st, mem, x, y, val, &lod, stats);
+        shade(p, st, mem, x, y, val, &lod, NULL, stats);
     }
 }
 
@@ -307,7 +335,7 @@ void rast_draw(const struct rast_prim *p, const struct rast_state *st, const str
              * DrawPoint). */
             lod.magnify = sampler_level(&st->smp, SAMPLER_LOG2_ZERO, w, &lod.level, &lod.frac);
         }
-        shade(p, st, mem, p->x0, p->y0, val, &lod, stats);
+        shade(p, st, mem, p->x0, p->y0, val, &lod, NULL, stats);
         return;
     }
     /* Rows: a pixel drawn at (x, y) is written at (x + rx, y + ry) (up to

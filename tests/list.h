@@ -10,3 +10,4 @@
 #include "list_pixel.h"
 #include "list_quirks.h"
 #include "list_raster.h"
+#include "list_fuzzcmd.h"
