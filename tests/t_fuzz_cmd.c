@@ -174,3 +174,14 @@ TEST(fuzz_cmd_saved_case_replays)
     CHECK_RUN(getile("--cases 0 --threads 2 --dumps '%s/saved'", dir), 0);
     CHECK_MSG(strstr(out_text, "1 dumps") != NULL, "%s", out_text);
 }
+
+/* Regression: seed 1 case 39 draws a strip textured from a texture far
+ * larger than VRAM that overlaps its own color buffer; it used to read the
+ * buffer live from several tiles at once and came out differently with 4,
+ * 8 and 16 threads (the binner now runs such a draw as one tile). */
+TEST(fuzz_cmd_live_self_texture_case)
+{
+    int st = getile("--seed 1 --case 39 --threads 1,4,8");
+    CHECK_RUN(st, 0);
+    CHECK_MSG(strstr(out_text, "0 divergences") != NULL, "%s", out_text);
+}
