@@ -1,6 +1,7 @@
 /* The binner (binner.h). */
 #include "binner.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "../pipeline/gt_error.h"
@@ -37,6 +38,9 @@ void binner_free(struct binner *b)
     workers_stop(&b->workers);
     scene_free(&b->scenes[0]);
     scene_free(&b->scenes[1]);
+    free(b->lazy.buf);
+    free(b->lazy.loaded);
+    memset(&b->lazy, 0, sizeof b->lazy);
 }
 
 void binner_texflush(struct binner *b)
@@ -159,6 +163,92 @@ static bool depth_follows(const struct rast_state *st, struct vrange fb, struct 
     return st->z_stride == st->fb_stride && !vrange_overlap(fb, z);
 }
 
+/* Starts the 8-row block view of a self-texture (GE-HARDWARE.md §6) from
+ * its bytes at the draw's start. Only single-level, non-projected textures
+ * are loaded lazily (their rows follow from the vertices); others keep the
+ * view from the draw's start for the whole draw. */
+static int lazy_begin(struct binner *b, const struct rast_state *st, uint32_t addr, uint32_t len, const uint8_t *bytes)
+{
+    struct lazytex *lz = &b->lazy;
+    const struct gt_tex *t = &st->smp.tex;
+    uint64_t rowbytes = (uint64_t)t->level[0].bufw * tex_bits_per_texel(t->format) / 8;
+    lz->on = false;
+    if (st->smp.max_level > 0 || st->tex_proj || !rowbytes || t->level[0].addr != addr) return GT_OK;
+    uint32_t h = t->level[0].h, nblocks = (h + 7) / 8;
+    if (lz->buf_cap < len) {
+        uint8_t *nb = realloc(lz->buf, len);
+        if (!nb) return GT_ENOMEM;
+        lz->buf = nb, lz->buf_cap = len;
+    }
+    if (lz->loaded_cap < nblocks) {
+        uint8_t *nl = realloc(lz->loaded, nblocks);
+        if (!nl) return GT_ENOMEM;
+        lz->loaded = nl, lz->loaded_cap = nblocks;
+    }
+    memcpy(lz->buf, bytes, len);
+    memset(lz->loaded, 0, nblocks);
+    lz->on = true;
+    lz->drew = false;
+    lz->addr = addr, lz->len = len;
+    lz->rowbytes = (uint32_t)(rowbytes > UINT32_MAX ? UINT32_MAX : rowbytes);
+    lz->h = h, lz->nblocks = nblocks;
+    return GT_OK;
+}
+
+/* The 8-row blocks primitive gp may read: its vertices' v range in level-0
+ * texel rows, one row more on each side for bilinear neighbours; all
+ * blocks when the range wraps around the texture. */
+static void lazy_blocks(const struct binner *b, const struct rast_state *st, const struct gt_prim *gp, uint32_t *b0,
+                        uint32_t *b1)
+{
+    const struct lazytex *lz = &b->lazy;
+    int32_t shift = st->through ? 0 : -(int32_t)st->smp.hlog[0];
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (unsigned i = 0; i < gp->nv; i++) {
+        int64_t v = gemath_to_scaled(gp->v[i].uv[1], shift);
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+    }
+    lo -= 1, hi += 1;
+    *b0 = 0, *b1 = lz->nblocks - 1;
+    if (st->smp.clamp_v) {
+        if (lo < 0) lo = 0;
+        if (hi > (int64_t)lz->h - 1) hi = (int64_t)lz->h - 1;
+    } else if (lo < 0 || hi > (int64_t)lz->h - 1) {
+        return;
+    }
+    if (lo > hi) return;
+    *b0 = (uint32_t)(lo / 8), *b1 = (uint32_t)(hi / 8);
+}
+
+/* Before primitive gp is binned: loads the blocks it needs that no earlier
+ * primitive of the draw needed. A block loaded after the draw began is read
+ * from memory once every earlier primitive has been drawn (a flush). */
+static void lazy_prim(struct binner *b, const struct gt_prim *gp)
+{
+    struct lazytex *lz = &b->lazy;
+    uint32_t b0, b1;
+    lazy_blocks(b, b->cur_scene, gp, &b0, &b1);
+    bool need = false;
+    for (uint32_t k = b0; k <= b1 && k < lz->nblocks; k++) need |= !lz->loaded[k];
+    if (!need) return;
+    if (lz->drew) {
+        binner_flush(b, BIN_FLUSH_SELF);
+        binner_wait(b);
+        b->cur_scene = NULL; /* placed again with the reloaded blocks */
+    }
+    for (uint32_t k = b0; k <= b1 && k < lz->nblocks; k++) {
+        if (lz->loaded[k]) continue;
+        lz->loaded[k] = 1;
+        if (!lz->drew) continue; /* the view from the draw's start is current */
+        uint64_t off = (uint64_t)k * 8 * lz->rowbytes, n = (uint64_t)8 * lz->rowbytes;
+        if (off >= lz->len) continue;
+        if (n > lz->len - off) n = lz->len - off;
+        mem_read(b->mem, lz->addr + (uint32_t)off, lz->buf + off, (uint32_t)n);
+        b->stats.lazy_loads++;
+    }
+}
+
 /* Places b->cur into the scene (flushing first when the scene cannot take
  * it) and gives a self-texturing draw its texture copy. */
 static int place_state(struct binner *b, struct gt_diag *d)
@@ -255,7 +345,17 @@ static int place_state(struct binner *b, struct gt_diag *d)
          * scene. */
         uint8_t *buf = arena_alloc(&s->arena, tex_len);
         if (!buf) return gt_fail(d, GT_ENOMEM, "out of memory copying a self-texture");
-        mem_read(b->mem, tex_addr, buf, tex_len);
+        bool self = vrange_overlap(tex, fb) || vrange_overlap(tex, z);
+        if (self && b->lazy.on && b->lazy.addr == tex_addr && b->lazy.len == tex_len) {
+            /* The same draw placed again after a flush: its view so far. */
+            memcpy(buf, b->lazy.buf, tex_len);
+        } else {
+            mem_read(b->mem, tex_addr, buf, tex_len);
+            if (self) {
+                int rc = lazy_begin(b, cur, tex_addr, tex_len, buf);
+                if (rc < 0) return gt_fail(d, rc, "out of memory for a self-texture's blocks");
+            }
+        }
         copy->smp.tex.shadow = buf;
         copy->smp.tex.shadow_addr = tex_addr;
         copy->smp.tex.shadow_len = tex_len;
@@ -324,6 +424,7 @@ static int draw_state(struct binner *b, const struct ge_state *st, bool imm, uin
     if (b->cur_scene && !b->cur_snapshot && !memcmp(&next, &b->cur, sizeof next)) return GT_OK;
     b->cur = next;
     b->cur_scene = NULL;
+    b->lazy.on = false; /* a new draw: its blocks start unloaded */
     return place_state(b, d);
 }
 
@@ -356,6 +457,13 @@ int binner_prim(void *ctx, const struct gt_prim *gp, struct gt_diag *d)
             int rc = place_state(b, d);
             if (rc < 0) return rc;
         }
+        if (b->lazy.on) {
+            lazy_prim(b, gp);
+            if (!b->cur_scene) {
+                int rc = place_state(b, d);
+                if (rc < 0) return rc;
+            }
+        }
         struct scene *s = b->scene;
         struct rast_prim *p = arena_alloc(&s->arena, sizeof *p);
         int rc = GT_ENOMEM;
@@ -365,6 +473,7 @@ int binner_prim(void *ctx, const struct gt_prim *gp, struct gt_diag *d)
         }
         if (rc == GT_OK) {
             b->stats.prims++;
+            b->lazy.drew = true;
             if (s->arena.total > GT_SCENE_MAX_BYTES) binner_flush(b, BIN_FLUSH_MEMORY);
             else if (s->prims >= GT_SCENE_FLUSH_PRIMS) binner_flush(b, BIN_FLUSH_SIZE);
             return GT_OK;

@@ -49,6 +49,7 @@ struct binner_stats {
     uint64_t tex_copies;     /* draw states reading a copy of their texture (self-texturing, or up to GT_TEXCOPY_MAX_BYTES) */
     uint64_t tcache_loads;   /* texture cache fills (GE-HARDWARE.md §6) */
     uint64_t tcache_hits;    /* draws reading a texture already in the cache */
+    uint64_t lazy_loads;     /* 8-row self-texture blocks loaded after a draw began */
     uint64_t bins_run;       /* bins (tiles) run */
 };
 
@@ -63,12 +64,29 @@ struct texcache {
     const uint8_t *scene_copy;          /* the copy in the current scene, or NULL */
 };
 
+/* A draw that textures from its own target with a texture larger than the
+ * cache reads it in blocks of 8 rows, each loaded from memory the first
+ * time a primitive needs it (GE-HARDWARE.md §6): buf holds the draw's view
+ * of the texture (memory at the draw's start, then each block as it was
+ * when loaded); every scene gets its own copy of buf. */
+struct lazytex {
+    bool on;                  /* the current draw reads its texture this way */
+    bool drew;                /* a primitive of the draw has been binned */
+    uint32_t addr, len;       /* the texture's bytes */
+    uint32_t rowbytes;        /* bytes per texel row of level 0 */
+    uint32_t h;               /* level-0 height in texels */
+    uint32_t nblocks;         /* 8-row blocks */
+    uint8_t *buf, *loaded;    /* len bytes; one flag per block */
+    size_t buf_cap, loaded_cap;
+};
+
 struct binner {
     struct scene scenes[2];   /* binned in turn: one fills while the other runs */
     struct scene *scene;      /* the scene being filled */
     struct scene *inflight;   /* the scene the workers are running, or NULL */
     uint64_t inflight_pixels; /* workers' pixel count when it started */
     struct texcache tcache;
+    struct lazytex lazy;
     struct workers workers;
     struct gt_mem *mem;
     unsigned threads, tile_size;

@@ -354,3 +354,53 @@ TEST(imm_flags_override_state)
     CHECK_EQ_U(imm_point(0, 1), 0xFF00FF00u);        /* flag off, register on: green vertex */
     CHECK_EQ_U(imm_point(0, 0), 0xFF00FF00u);
 }
+
+/* §6: a self-texture larger than the cache is read in blocks of 8 rows,
+ * each loaded the first time a primitive needs it. One draw of three
+ * sprites over a 64x64 texture that is the framebuffer's top-left corner:
+ *  1. reads rows 0..7 (blocks 0 and 1 with the bilinear margin) and writes
+ *     texels (16..31, 32..39);
+ *  2. reads rows 32..39, whose block is loaded only now, so it sees sprite
+ *     1's output, and writes rows 0..7 at columns 0..15;
+ *  3. reads rows 0..7 again: block 0 was loaded for sprite 1, so it sees the
+ *     bytes from before the draw, not sprite 2's.
+ * (Reading the texture as before the draw would fail 2; reading memory
+ * live would fail 3.) */
+TEST(self_texture_blocks_load_lazily)
+{
+    struct gt_render *r = q_new(2, 16);
+    for (uint32_t y = 0; y < 64; y++)
+        for (uint32_t x = 0; x < 64; x++)
+            mem_write32(&r->mem, GT_VRAM_BASE + (y * 512 + x) * 4, 0xFF000000u | (y << 8) | (x + 1));
+    struct dl l;
+    dl_init(&l);
+    q_state(&l, 0, 512);
+    dl_cmd(&l, GE_TEXTURE_ON, 1);
+    dl_cmd(&l, GE_TEX_FORMAT, 3);
+    dl_cmd(&l, GE_TEX_ADDR0, 0);
+    dl_cmd(&l, GE_TEX_BUFW0, 0x040000 | 512);
+    dl_cmd(&l, GE_TEX_SIZE0, 6 | 6 << 8);
+    dl_cmd(&l, GE_TEX_FILTER, 0);
+    dl_cmd(&l, GE_TEX_WRAP, 1 | 0x100); /* clamp: the rows needed stay local */
+    dl_cmd(&l, GE_TEX_FUNC, 3 | 1 << 8);
+    struct qv v[6] = {
+        {16, 32, 0, 32, 0, 0xFFFFFFFFu},   {32, 40, 0, 48, 8, 0xFFFFFFFFu},   /* 1 */
+        {0, 0, 0, 16, 32, 0xFFFFFFFFu},    {16, 8, 0, 32, 40, 0xFFFFFFFFu},   /* 2 */
+        {100, 100, 0, 0, 0, 0xFFFFFFFFu},  {116, 108, 0, 16, 8, 0xFFFFFFFFu}, /* 3 */
+    };
+    put_verts(r, QVERT, v, 6);
+    dl_cmd(&l, GE_VADDR, QVERT & 0xFFFFFF);
+    dl_cmd(&l, GE_PRIM, 6u << 16 | 6);
+    dl_finish(&l);
+    q_run(r, &l);
+    dl_free(&l);
+    for (uint32_t j = 0; j < 8; j++)
+        for (uint32_t i = 0; i < 16; i++) {
+            uint32_t orig_1 = 0xFF000000u | (j << 8) | (32 + i + 1); /* P(32 + i, j) */
+            uint32_t orig_3 = 0xFF000000u | (j << 8) | (i + 1);      /* P(i, j) */
+            CHECK_EQ_U(px(r, 0, 512, 16 + (int)i, 32 + (int)j), orig_1);
+            CHECK_EQ_U(px(r, 0, 512, (int)i, (int)j), orig_1);
+            CHECK_EQ_U(px(r, 0, 512, 100 + (int)i, 100 + (int)j), orig_3);
+        }
+    q_free(r);
+}
