@@ -99,9 +99,11 @@ void xform_screen(const struct gt_xform *xf, struct gt_vout *out, bool always_ch
     bool neg_x = gemath_cmp(out->screen[0], 0) < 0, neg_y = gemath_cmp(out->screen[1], 0) < 0;
     bool big = gemath_cmp(out->screen[0], GUARD_LIMIT) >= 0 || gemath_cmp(out->screen[1], GUARD_LIMIT) >= 0;
     if (xf->depth_clip) {
-        /* A vertex behind the near plane is not range-checked: clipping
-         * makes new vertices, which are (always_check). */
-        out->outside = (always_check || !out->behind) && (neg_x || neg_y || big);
+        /* A vertex on or behind the near plane (z <= -w) is not
+         * range-checked (PPSSPP ClipToScreenInternal checks only when
+         * z > -w): clipping makes new vertices, which are (always_check). */
+        bool unchecked = gemath_cmp(out->clip[2], gemath_neg(out->clip[3])) <= 0;
+        out->outside = (always_check || !unchecked) && (neg_x || neg_y || big);
         out->z = clamp_z(out->screen[2]);
     } else {
         int32_t z = gemath_to_fixed(out->screen[2], 0);

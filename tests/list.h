@@ -11,3 +11,4 @@
 #include "list_quirks.h"
 #include "list_raster.h"
 #include "list_fuzzcmd.h"
+#include "list_vprobe.h"

@@ -1,0 +1,15 @@
+/* t_vprobe.c: the transform-mode vertex pipeline observed only through the
+ * colour and depth buffers (GE-HARDWARE.md §8 readout probes). */
+T(vprobe_point_viewport)
+T(vprobe_point_subpixel_truncation)
+T(vprobe_depth_window)
+T(vprobe_perspective_divide)
+T(vprobe_guard_band)
+T(vprobe_guard_skip_on_near_plane)
+T(vprobe_depth_range)
+T(vprobe_near_clip)
+T(vprobe_cull)
+T(vprobe_lighting)
+T(vprobe_fog)
+T(vprobe_texcoord)
+T(vprobe_rect_second_vertex)
