@@ -8,12 +8,17 @@
 /* Takes bins until none is left; returns the pixels and primitives drawn. */
 static void drain(struct workers *w, const struct scene *s, struct rast_stats *st)
 {
+    /* A private copy of the memory map (its pointers only; the memory is
+     * shared): struct gt_mem sits in a cache line the binning thread keeps
+     * writing (the GE registers next to it), and reading it for every
+     * pixel would bounce that line between cores. */
+    struct gt_mem mem = *w->mem;
     for (;;) {
         pthread_mutex_lock(&w->mu);
         unsigned i = w->next < s->nused ? w->next++ : s->nused;
         pthread_mutex_unlock(&w->mu);
         if (i >= s->nused) return;
-        scene_run_bin(s, s->used[i], w->mem, st);
+        scene_run_bin(s, s->used[i], &mem, st);
     }
 }
 
