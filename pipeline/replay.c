@@ -47,6 +47,30 @@ static int sync(struct replay *rp, uint32_t addr, uint32_t len, struct gt_diag *
     return ge->hooks.sync ? ge->hooks.sync(ge->hooks.ctx, ge, addr, len, true, d) : GT_OK;
 }
 
+/* The same before the replay only reads [addr, addr + len). */
+static int sync_read(struct replay *rp, uint32_t addr, uint32_t len, struct gt_diag *d)
+{
+    struct ge *ge = &rp->r->ge;
+    return ge->hooks.sync ? ge->hooks.sync(ge->hooks.ctx, ge, addr, len, false, d) : GT_OK;
+}
+
+/* Whether memory at addr already holds the n bytes a recorded write would
+ * put there (src, or n copies of fill when src is NULL). */
+static bool holds(const struct gt_mem *m, uint32_t addr, const uint8_t *src, int fill, uint32_t n)
+{
+    uint8_t buf[4096];
+    for (uint32_t done = 0; done < n;) {
+        uint32_t k = n - done < sizeof buf ? n - done : (uint32_t)sizeof buf;
+        mem_read(m, addr + done, buf, k);
+        if (src && memcmp(buf, src + done, k) != 0) return false;
+        if (!src)
+            for (uint32_t i = 0; i < k; i++)
+                if (buf[i] != (uint8_t)fill) return false;
+        done += k;
+    }
+    return true;
+}
+
 /* Lets the GE execute everything written so far. */
 static int run_to_pos(struct replay *rp, struct gt_diag *d)
 {
@@ -247,7 +271,17 @@ static int vram_write(struct replay *rp, uint32_t addr, const uint8_t *src, uint
         rp->r->stats.skipped_writes++;
         return GT_OK;
     }
-    int rc = sync(rp, addr, n ? n : 1, d);
+    /* A write that would leave memory as it is (dumps often record the same
+     * texture again) changes nothing: it need not wait for drawing that
+     * only reads those bytes. Pending drawing that writes them is finished
+     * first, so the comparison sees their final contents. */
+    int rc = sync_read(rp, addr, n ? n : 1, d);
+    if (rc < 0) return rc;
+    if (mem_valid_range(&rp->r->mem, addr, n) && holds(&rp->r->mem, addr, src, fill, n)) {
+        rp->r->stats.vram_writes++;
+        return GT_OK;
+    }
+    rc = sync(rp, addr, n ? n : 1, d);
     if (rc < 0) return rc;
     rc = fill >= 0 ? mem_fill(&rp->r->mem, addr, (uint8_t)fill, n, d) : mem_write(&rp->r->mem, addr, src, n, d);
     if (rc < 0)
