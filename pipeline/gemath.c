@@ -62,7 +62,7 @@ static inline uint32_t sig16(uint32_t x)
  * policy: e <= 0 gives a signed zero, e >= 255 saturates to GEMATH_MAX. */
 static inline gefloat pack(uint32_t s, int32_t e, uint32_t m)
 {
-    if ((uint32_t)(e - 1) < 254u) return (s << 31) | ((uint32_t)e << 23) | ((m & 0x7FFFu) << 8);
+    if (__builtin_expect((uint32_t)(e - 1) < 254u, 1)) return (s << 31) | ((uint32_t)e << 23) | ((m & 0x7FFFu) << 8);
     return e <= 0 ? s << 31 : (s << 31) | GEMATH_MAX;
 }
 
@@ -310,60 +310,95 @@ static gefloat dot4_special(const gefloat a[4], const gefloat b[4])
 /* Set once at start-up (tables_init) when the CPU has AVX2. */
 static int have_avx2;
 
-/* canon() of the lanes whose exponent field is 255: +-GEMATH_MAX. */
-__attribute__((target("avx2"))) static inline __m128i canon255_avx2(__m128i v, __m128i is255)
+/* The AVX2 functions may also use BMI2's shifts (every AVX2 CPU has BMI2;
+ * tables_init checks both). */
+#define AVX2_FN __attribute__((target("avx2,bmi2")))
+
+/* The vector constants, as memory operands. GCC 12 builds a constant like
+ * _mm_set1_epi32(0x7F800000) in a target("avx2") function with three
+ * instructions (movabs, vmovq, vpunpcklqdq, two of them on the vector
+ * shuffle port) on every call; loading through a pointer the compiler
+ * cannot see through (vec_consts) keeps it one memory operand. */
+struct vec_consts {
+    uint32_t expmask[4], sigbytes[4], hidden[4], sign[4], max[4];
+};
+static const struct vec_consts vec_consts_tab __attribute__((aligned(16))) = {
+    {0x7F800000u, 0x7F800000u, 0x7F800000u, 0x7F800000u},
+    /* vpshufb: bytes 1 and 2 of each lane to bytes 0 and 1, bytes 2 and 3
+     * cleared, i.e. (v >> 8) & 0xFFFF. */
+    {0x80800201u, 0x80800605u, 0x80800A09u, 0x80800E0Du},
+    {0x8000u, 0x8000u, 0x8000u, 0x8000u},
+    {0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u},
+    {GEMATH_MAX, GEMATH_MAX, GEMATH_MAX, GEMATH_MAX},
+};
+static inline const struct vec_consts *vec_consts(void)
 {
-    __m128i max = _mm_or_si128(_mm_and_si128(v, _mm_set1_epi32((int)0x80000000u)),
-                               _mm_set1_epi32((int)GEMATH_MAX));
+    const struct vec_consts *k = &vec_consts_tab;
+    __asm__("" : "+r"(k)); /* opaque: no constant folding of the loads */
+    return k;
+}
+#define VCONST(k, field) _mm_load_si128((const __m128i *)(const void *)(k)->field)
+
+/* canon() of the lanes whose exponent field is 255: +-GEMATH_MAX. */
+AVX2_FN static inline __m128i canon255_avx2(__m128i v, __m128i is255)
+{
+    const struct vec_consts *k = vec_consts();
+    __m128i max = _mm_or_si128(_mm_and_si128(v, VCONST(k, sign)), VCONST(k, max));
     return _mm_blendv_epi8(v, max, is255);
 }
 
 /* dot4_core with the four terms in the lanes of one vector: the same
- * integers, step by step (vpsrlvd gives 0 for shifts of 32 or more, as the
- * clamped 64-bit shift does). */
-__attribute__((target("avx2"))) static inline gefloat row_sum_avx2(__m128i va, __m128i vb)
+ * integers, step by step. Differences in form, not in value:
+ *  - the significand is bytes 1 and 2 (vpshufb) with bit 15 set;
+ *  - a factor with exponent field 0 gets significand 0 (vpsignd by the
+ *    masked exponent, which is 0 exactly there and positive elsewhere), so
+ *    its product is 0, and its key becomes 0 (real keys are >= 2);
+ *  - p >> (kmax + 15 - x) is computed as (p >> 15) >> (kmax - x), the same
+ *    floor; vpsrlvd gives 0 for shifts of 32 or more, as the clamped
+ *    64-bit shift does;
+ *  - the signs are applied with vpsignd by a and by b (a lane whose a or b
+ *    bits are 0 is a zero product, already 0). */
+AVX2_FN __attribute__((always_inline)) static inline gefloat row_sum_avx2(__m128i va, __m128i vb)
 {
-    const __m128i expmask = _mm_set1_epi32(0x7F800000), zero = _mm_setzero_si128();
+    const struct vec_consts *k = vec_consts();
+    const __m128i expmask = VCONST(k, expmask);
     __m128i ea = _mm_and_si128(va, expmask), eb = _mm_and_si128(vb, expmask);
-    __m128i a255 = _mm_cmpeq_epi32(ea, expmask), b255 = _mm_cmpeq_epi32(eb, expmask);
-    __m128i special = _mm_or_si128(a255, b255);
-    if (!_mm_testz_si128(special, special)) { /* rare */
-        va = canon255_avx2(va, a255);
-        vb = canon255_avx2(vb, b255);
+    __m128i emax = _mm_max_epu32(ea, eb);
+    if (__builtin_expect(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(emax, expmask))), 0)) {
+        va = canon255_avx2(va, _mm_cmpeq_epi32(ea, expmask));
+        vb = canon255_avx2(vb, _mm_cmpeq_epi32(eb, expmask));
         ea = _mm_and_si128(va, expmask);
         eb = _mm_and_si128(vb, expmask);
     }
-    /* Lanes with a zero factor: product 0, key 0 (real keys are >= 2). */
-    __m128i dead = _mm_or_si128(_mm_cmpeq_epi32(ea, zero), _mm_cmpeq_epi32(eb, zero));
     __m128i x = _mm_srli_epi32(_mm_add_epi32(ea, eb), 23);
-    const __m128i low15 = _mm_set1_epi32(0x7FFF), hidden = _mm_set1_epi32(0x8000);
-    __m128i ma = _mm_or_si128(_mm_and_si128(_mm_srli_epi32(va, 8), low15), hidden);
-    __m128i mb = _mm_or_si128(_mm_and_si128(_mm_srli_epi32(vb, 8), low15), hidden);
-    __m128i p = _mm_andnot_si128(dead, _mm_mullo_epi32(ma, mb));
-    __m128i key = _mm_andnot_si128(dead, _mm_add_epi32(x, _mm_srli_epi32(p, 31)));
+    /* The significands, bit 15 (the exponent's low bit) set to the hidden
+     * bit, cleared where the exponent field is 0. */
+    const __m128i sigbytes = VCONST(k, sigbytes), hidden = VCONST(k, hidden);
+    __m128i ma = _mm_sign_epi32(_mm_or_si128(_mm_shuffle_epi8(va, sigbytes), hidden), ea);
+    __m128i mb = _mm_sign_epi32(_mm_or_si128(_mm_shuffle_epi8(vb, sigbytes), hidden), eb);
+    /* p >> 15: 2^15..2^17 - 1 for a real product, 0 for a zero one. */
+    __m128i p15 = _mm_srli_epi32(_mm_mullo_epi32(ma, mb), 15);
+    __m128i key = _mm_sign_epi32(_mm_add_epi32(x, _mm_srli_epi32(p15, 16)), p15);
     __m128i kmax = _mm_max_epi32(key, _mm_shuffle_epi32(key, 0x4E));
     kmax = _mm_max_epi32(kmax, _mm_shuffle_epi32(kmax, 0xB1));
-    __m128i sh = _mm_sub_epi32(_mm_add_epi32(kmax, _mm_set1_epi32(15)), x);
-    __m128i t = _mm_srlv_epi32(p, sh);
-    __m128i neg = _mm_srai_epi32(_mm_xor_si128(va, vb), 31);
-    t = _mm_sub_epi32(_mm_xor_si128(t, neg), neg);
+    __m128i t = _mm_srlv_epi32(p15, _mm_sub_epi32(kmax, x));
+    t = _mm_sign_epi32(_mm_sign_epi32(t, va), vb);
     t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4E));
-    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xB1));
-    int32_t sum = _mm_cvtsi128_si32(t);
-    if (sum == 0) return GEMATH_ZERO;
+    /* The last add in scalar code: lanes 0 and 1 as one 64-bit move. */
+    uint64_t t01 = (uint64_t)_mm_cvtsi128_si64(t);
+    int32_t sum = (int32_t)((uint32_t)t01 + (uint32_t)(t01 >> 32));
+    if (__builtin_expect(sum == 0, 0)) return GEMATH_ZERO;
     return pack_signed(sum, _mm_cvtsi128_si32(kmax) - 127);
 }
 
-__attribute__((target("avx2"))) static gefloat dot4_avx2(const gefloat a[4], const gefloat b[4])
+AVX2_FN static gefloat dot4_avx2(const gefloat a[4], const gefloat b[4])
 {
     return row_sum_avx2(_mm_loadu_si128((const __m128i *)(const void *)a),
                         _mm_loadu_si128((const __m128i *)(const void *)b));
 }
 
-/* out[r] = row r of the column-major matrix m (`rows` values per column,
- * 4 columns) times v. The row's elements are loaded one by one. */
-__attribute__((target("avx2"))) static void mat_apply_avx2(const gefloat *m, int rows,
-                                                           const gefloat v[4], gefloat *out)
+/* The rows one at a time (used when an operand has exponent field 255). */
+AVX2_FN static void mat_rows_avx2(const gefloat *m, int rows, const gefloat v[4], gefloat *out)
 {
     __m128i vb = _mm_loadu_si128((const __m128i *)(const void *)v);
     for (int r = 0; r < rows; r++) {
@@ -372,12 +407,87 @@ __attribute__((target("avx2"))) static void mat_apply_avx2(const gefloat *m, int
         out[r] = row_sum_avx2(va, vb);
     }
 }
+
+/* 256-bit copy of a vec_consts field (a load, no shuffle). */
+#define VCONST256(k, field) _mm256_broadcastsi128_si256(VCONST(k, field))
+
+/* Two terms of four row sums, row r in lane r (term j) and lane 4 + r (term
+ * j + 1): the per-term steps of row_sum_avx2 (same integers, same special
+ * cases), except that a zero factor clears its significand before the
+ * product. Returns p >> 15 (0 for a zero product) and sets *x and *key. */
+AVX2_FN __attribute__((always_inline)) static inline __m256i
+two_terms_avx2(const struct vec_consts *k, __m256i va, __m256i vb, __m256i *x, __m256i *key)
+{
+    const __m256i expmask = VCONST256(k, expmask), sigbytes = VCONST256(k, sigbytes),
+                  hidden = VCONST256(k, hidden);
+    __m256i ea = _mm256_and_si256(va, expmask), eb = _mm256_and_si256(vb, expmask);
+    *x = _mm256_srli_epi32(_mm256_add_epi32(ea, eb), 23);
+    __m256i ma = _mm256_or_si256(_mm256_shuffle_epi8(va, sigbytes), hidden);
+    __m256i mb = _mm256_or_si256(_mm256_shuffle_epi8(vb, sigbytes), hidden);
+    __m256i p = _mm256_mullo_epi32(_mm256_sign_epi32(ma, ea), _mm256_sign_epi32(mb, eb));
+    __m256i p15 = _mm256_srli_epi32(p, 15);
+    *key = _mm256_sign_epi32(_mm256_add_epi32(*x, _mm256_srli_epi32(p15, 16)), p15);
+    return p15;
+}
+
+/* Nonzero when a lane of va or vb has exponent field 255. */
+AVX2_FN __attribute__((always_inline)) static inline int any255_avx2(const struct vec_consts *k,
+                                                                     __m256i va, __m256i vb)
+{
+    const __m256i expmask = VCONST256(k, expmask);
+    __m256i e = _mm256_max_epu32(_mm256_and_si256(va, expmask), _mm256_and_si256(vb, expmask));
+    return _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(e, expmask)));
+}
+
+/* out[r] = row r of the column-major matrix m (`rows` = 3 or 4 values per
+ * column, 4 columns) times v: the four row sums side by side, row r in lane
+ * r, two terms per 256-bit vector, so the largest-product search and the
+ * sum are lane-wise (no horizontal steps). Each lane computes exactly what
+ * row_sum_avx2 computes for its row (tests: gemath_xref_dot4 checks the
+ * matrix products against the exact reference). */
+AVX2_FN static void mat_apply_avx2(const gefloat *m, int rows, const gefloat v[4], gefloat *out)
+{
+    const struct vec_consts *k = vec_consts();
+    __m128i col[4];
+    if (rows == 4) {
+        for (int j = 0; j < 4; j++) col[j] = _mm_loadu_si128((const __m128i *)(const void *)(m + 4 * j));
+    } else {
+        /* Lane 3 reads as +0 (a zero product), never past m[11]. */
+        const __m128i three = _mm_set_epi32(0, -1, -1, -1);
+        for (int j = 0; j < 4; j++) col[j] = _mm_maskload_epi32((const int *)(m + 3 * j), three);
+    }
+    __m256i va01 = _mm256_inserti128_si256(_mm256_castsi128_si256(col[0]), col[1], 1);
+    __m256i va23 = _mm256_inserti128_si256(_mm256_castsi128_si256(col[2]), col[3], 1);
+    __m256i vv = _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)v));
+    __m256i vb01 = _mm256_permutevar8x32_epi32(vv, _mm256_set_epi32(1, 1, 1, 1, 0, 0, 0, 0));
+    __m256i vb23 = _mm256_permutevar8x32_epi32(vv, _mm256_set_epi32(3, 3, 3, 3, 2, 2, 2, 2));
+    if (__builtin_expect(any255_avx2(k, va01, vb01) | any255_avx2(k, va23, vb23), 0)) {
+        mat_rows_avx2(m, rows, v, out);
+        return;
+    }
+    __m256i x01, x23, key01, key23;
+    __m256i p01 = two_terms_avx2(k, va01, vb01, &x01, &key01);
+    __m256i p23 = two_terms_avx2(k, va23, vb23, &x23, &key23);
+    __m256i kmax = _mm256_max_epi32(key01, key23);
+    __m128i kmax4 = _mm_max_epi32(_mm256_castsi256_si128(kmax), _mm256_extracti128_si256(kmax, 1));
+    kmax = _mm256_broadcastsi128_si256(kmax4);
+    __m256i t01 = _mm256_srlv_epi32(p01, _mm256_sub_epi32(kmax, x01));
+    __m256i t23 = _mm256_srlv_epi32(p23, _mm256_sub_epi32(kmax, x23));
+    t01 = _mm256_sign_epi32(_mm256_sign_epi32(t01, va01), vb01);
+    t23 = _mm256_sign_epi32(_mm256_sign_epi32(t23, va23), vb23);
+    __m256i t = _mm256_add_epi32(t01, t23);
+    __m128i sum4 = _mm_add_epi32(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
+    int32_t sum[4], key[4];
+    _mm_storeu_si128((__m128i *)(void *)sum, sum4);
+    _mm_storeu_si128((__m128i *)(void *)key, kmax4);
+    for (int r = 0; r < rows; r++) out[r] = sum[r] ? pack_signed(sum[r], key[r] - 127) : GEMATH_ZERO;
+}
 #endif
 
 gefloat gemath_dot4(const gefloat a[4], const gefloat b[4])
 {
 #ifdef GEMATH_AVX2
-    if (have_avx2) return dot4_avx2(a, b);
+    if (__builtin_expect(have_avx2, 1)) return dot4_avx2(a, b);
 #endif
     if (is_exp255(a[0]) | is_exp255(a[1]) | is_exp255(a[2]) | is_exp255(a[3]) |
         is_exp255(b[0]) | is_exp255(b[1]) | is_exp255(b[2]) | is_exp255(b[3]))
@@ -623,7 +733,7 @@ __attribute__((constructor)) static void tables_init(void)
 {
 #ifdef GEMATH_AVX2
     __builtin_cpu_init();
-    have_avx2 = __builtin_cpu_supports("avx2");
+    have_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
 #endif
     seg_fill(&recip_tab, recip_knot);
     seg_fill(&rsqrt_even_tab, rsqrt_even_knot);

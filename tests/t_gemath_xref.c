@@ -8,7 +8,8 @@
  * truncate to 16 significant bits) and shares no code with the module.
  * Inputs are drawn with a fixed seed (splitmix64) to cover equal and wide
  * exponent differences, cancellation, both signs, zeros, the ends of the
- * exponent range, stray low bits and the special values. */
+ * exponent range, stray low bits and the special values. The matrix
+ * products are checked row by row against the same row-sum reference. */
 #include <limits.h>
 
 #include "gemath.h"
@@ -274,8 +275,36 @@ TEST(gemath_xref_add)
     }
 }
 
+/* Checks gemath_mat44_apply and gemath_mat43_apply (which have their own
+ * AVX2 path: four row sums side by side) against the reference: row r of
+ * the matrix is rows[r], the vector is v. */
+static void xref_mat_apply(const uint32_t rows[4][4], const uint32_t v[4], long i)
+{
+    gefloat m44[16], m43[12], o[4];
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            m44[4 * c + r] = rows[r][c];
+            if (r < 3) m43[3 * c + r] = rows[r][c];
+        }
+    int n = i % 2 ? 3 : 4;
+    if (n == 4)
+        gemath_mat44_apply(m44, v, o);
+    else
+        gemath_mat43_apply(m43, v, o);
+    for (int r = 0; r < n; r++) {
+        uint32_t want = ref_dot4(rows[r], v);
+        CHECK_MSG(o[r] == want,
+                  "mat4%d_apply row %d (%08X %08X %08X %08X . %08X %08X %08X %08X) = 0x%08X, "
+                  "reference 0x%08X (i=%ld)",
+                  n - 1, r, rows[r][0], rows[r][1], rows[r][2], rows[r][3], v[0], v[1], v[2], v[3],
+                  o[r], want, i);
+    }
+}
+
 TEST(gemath_xref_dot4)
 {
+    /* The matrix checks use the last four a vectors as rows. */
+    uint32_t rows[4][4] = {{0}};
     rng_state = 0x646f74;
     for (long i = 0; i < XREF_ITERATIONS; i++) {
         uint32_t a[4], b[4];
@@ -312,6 +341,8 @@ TEST(gemath_xref_dot4)
                   "dot4(%08X %08X %08X %08X . %08X %08X %08X %08X) = 0x%08X, reference 0x%08X "
                   "(i=%ld)",
                   a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], got, want, i);
+        for (int t = 0; t < 4; t++) rows[i % 4][t] = a[t];
+        if (i % 4 == 3) xref_mat_apply(rows, b, i / 4);
     }
 }
 
