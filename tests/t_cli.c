@@ -237,17 +237,6 @@ TEST(cli_render_option_values)
 
 /* --- render ----------------------------------------------------------------- */
 
-/* The sample clears the display to 0x20 grey and copies the 64x64 pattern
- * (sample_texel) into 7 columns and 4 rows, 68 pixels apart, from (4, 4). */
-static uint32_t sample_expected(unsigned x, unsigned y, int keep_alpha)
-{
-    if (x >= GT_DISPLAY_WIDTH) return keep_alpha ? 0 : 0xFF000000u;
-    unsigned cx = x >= 4 ? (x - 4) % 68 : 99, cy = y >= 4 ? (y - 4) % 68 : 99;
-    unsigned col = x >= 4 ? (x - 4) / 68 : 99, row = y >= 4 ? (y - 4) / 68 : 99;
-    if (cx < 64 && cy < 64 && col < 7 && row < 4) return sample_texel(cx, cy);
-    return keep_alpha ? 0x20202020u : 0xFF202020u;
-}
-
 TEST(cli_render_sample)
 {
     const char *dump = sample_file(), *png = tmp_path("sample.png");
