@@ -7,9 +7,10 @@
 
 #include <string.h>
 
-/* The row sum has an AVX2 version, chosen at run time, on x86-64 (build
- * with -DGEMATH_PORTABLE to leave it out). It computes exactly what the
- * portable dot4_core computes; tests/gemath_xcheck.sh compares the two. */
+/* The row sum and the eight-lane lerp have AVX2 versions, chosen at run
+ * time, on x86-64 (build with -DGEMATH_PORTABLE to leave them out). They
+ * compute exactly what the portable dot4_core and gemath_lerp compute;
+ * tests/gemath_xcheck.sh compares the two builds. */
 #if defined(__x86_64__) && !defined(GEMATH_PORTABLE)
 #define GEMATH_AVX2 1
 #include <immintrin.h>
@@ -320,7 +321,7 @@ static int have_avx2;
  * shuffle port) on every call; loading through a pointer the compiler
  * cannot see through (vec_consts) keeps it one memory operand. */
 struct vec_consts {
-    uint32_t expmask[4], sigbytes[4], hidden[4], sign[4], max[4];
+    uint32_t expmask[4], sigbytes[4], hidden[4], sign[4], max[4], trunc[4], bias142[4], minnorm[4];
 };
 static const struct vec_consts vec_consts_tab __attribute__((aligned(16))) = {
     {0x7F800000u, 0x7F800000u, 0x7F800000u, 0x7F800000u},
@@ -330,6 +331,9 @@ static const struct vec_consts vec_consts_tab __attribute__((aligned(16))) = {
     {0x8000u, 0x8000u, 0x8000u, 0x8000u},
     {0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u},
     {GEMATH_MAX, GEMATH_MAX, GEMATH_MAX, GEMATH_MAX},
+    {0xFFFFFF00u, 0xFFFFFF00u, 0xFFFFFF00u, 0xFFFFFF00u},
+    {142u << 23, 142u << 23, 142u << 23, 142u << 23},
+    {0x007FFFFFu, 0x007FFFFFu, 0x007FFFFFu, 0x007FFFFFu},
 };
 static inline const struct vec_consts *vec_consts(void)
 {
@@ -572,6 +576,86 @@ gefloat gemath_lerp(gefloat a, gefloat b, unsigned k)
     if (r == 0) return GEMATH_ZERO;
     /* |r| <= max(|A|, |B|) < 2^16: converting back never truncates. */
     return pack_signed(r, e);
+}
+
+#ifdef GEMATH_AVX2
+/* canon() of eight lanes. */
+AVX2_FN __attribute__((always_inline)) static inline __m256i canon8_avx2(const struct vec_consts *kc,
+                                                                        __m256i v)
+{
+    const __m256i expmask = VCONST256(kc, expmask);
+    __m256i ev = _mm256_and_si256(v, expmask), s = _mm256_and_si256(v, VCONST256(kc, sign));
+    __m256i r = _mm256_and_si256(v, VCONST256(kc, trunc));
+    r = _mm256_blendv_epi8(r, s, _mm256_cmpeq_epi32(ev, _mm256_setzero_si256()));
+    return _mm256_blendv_epi8(r, _mm256_or_si256(s, VCONST256(kc, max)), _mm256_cmpeq_epi32(ev, expmask));
+}
+
+/* gemath_lerp on eight lanes with one k: the same integers, step by step.
+ * Differences in form, not in value:
+ *  - exponents stay in place (masked, not shifted down) for the maximum and
+ *    the differences; the significand is bytes 1 and 2 (vpshufb) with bit
+ *    15 set, then vpsignd by the masked exponent zeroes it where the
+ *    exponent field is 0 (as sig16 does);
+ *  - vpsrlvd gives 0 for shifts of 32 or more, as the clamped shift by 31
+ *    does for a 16-bit significand; the signs are applied with vpsignd by
+ *    the operand (a +0 operand has significand 0 already);
+ *  - floor_div256 is an arithmetic shift right by 8 (the same floor);
+ *  - pack_signed: |r| < 2^16 converts to a float exactly (vcvtdq2ps; no
+ *    rounding, so no dependence on the rounding mode), whose exponent field
+ *    is 126 + L for r's bit length L and whose stored mantissa is r's bits
+ *    below the top one, low 8 bits clear, i.e. what pack_norm builds with
+ *    the biased exponent 126 + L; adding (e - 142) << 23 gives pack_norm's
+ *    e + L - 16. That is <= e <= 254, so it never saturates; when it is
+ *    <= 0 (the sum is then below 2^23 as a signed integer) the lane is the
+ *    signed zero pack() returns, and r == 0 (float bits 0) is +0.
+ * Lanes with an exponent field 255 operand go through gemath_lerp. */
+AVX2_FN static void lerp8_avx2(const gefloat a[8], const gefloat b[8], unsigned k, gefloat out[8])
+{
+    const struct vec_consts *kc = vec_consts();
+    __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)a);
+    __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)b);
+    if (__builtin_expect(k - 1u >= 255u, 0)) { /* §4: k = 0 or 256 passes through */
+        _mm256_storeu_si256((__m256i *)(void *)out, canon8_avx2(kc, k ? vb : va));
+        return;
+    }
+    const __m256i expmask = VCONST256(kc, expmask);
+    __m256i ea = _mm256_and_si256(va, expmask), eb = _mm256_and_si256(vb, expmask);
+    __m256i e = _mm256_max_epu32(ea, eb);
+    if (__builtin_expect(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(e, expmask))), 0)) {
+        gefloat ca[8], cb[8];
+        memcpy(ca, a, sizeof ca);
+        memcpy(cb, b, sizeof cb);
+        for (int i = 0; i < 8; i++) out[i] = gemath_lerp(ca[i], cb[i], k);
+        return;
+    }
+    const __m256i sigbytes = VCONST256(kc, sigbytes), hidden = VCONST256(kc, hidden);
+    __m256i ma = _mm256_sign_epi32(_mm256_or_si256(_mm256_shuffle_epi8(va, sigbytes), hidden), ea);
+    __m256i mb = _mm256_sign_epi32(_mm256_or_si256(_mm256_shuffle_epi8(vb, sigbytes), hidden), eb);
+    __m256i A = _mm256_sign_epi32(_mm256_srlv_epi32(ma, _mm256_srli_epi32(_mm256_sub_epi32(e, ea), 23)), va);
+    __m256i B = _mm256_sign_epi32(_mm256_srlv_epi32(mb, _mm256_srli_epi32(_mm256_sub_epi32(e, eb), 23)), vb);
+    __m256i d = _mm256_mullo_epi32(_mm256_sub_epi32(B, A), _mm256_set1_epi32((int)k));
+    __m256i r = _mm256_add_epi32(A, _mm256_srai_epi32(d, 8));
+    __m256i fb = _mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_abs_epi32(r)));
+    __m256i res = _mm256_add_epi32(fb, _mm256_sub_epi32(e, VCONST256(kc, bias142)));
+    /* Normal result: r != 0 (fb >= 2^23 then) and exponent >= 1. */
+    __m256i ok = _mm256_cmpgt_epi32(_mm256_min_epi32(res, fb), VCONST256(kc, minnorm));
+    __m256i o = _mm256_or_si256(_mm256_and_si256(res, ok), _mm256_and_si256(r, VCONST256(kc, sign)));
+    _mm256_storeu_si256((__m256i *)(void *)out, o);
+}
+#endif
+
+void gemath_lerp8(const gefloat a[8], const gefloat b[8], unsigned k, gefloat out[8])
+{
+#ifdef GEMATH_AVX2
+    if (__builtin_expect(have_avx2, 1)) {
+        lerp8_avx2(a, b, k, out);
+        return;
+    }
+#endif
+    gefloat ca[8], cb[8]; /* out may be a or b */
+    memcpy(ca, a, sizeof ca);
+    memcpy(cb, b, sizeof cb);
+    for (int i = 0; i < 8; i++) out[i] = gemath_lerp(ca[i], cb[i], k);
 }
 
 /* ---- The 128-segment tables: reciprocal and reciprocal square root (§1) ----

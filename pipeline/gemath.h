@@ -1,8 +1,9 @@
 /* GE arithmetic: the console's number format and every operation the
  * transform path, triangle setup, lighting, curves and the blender compute
  * with (GE-HARDWARE.md §1 to §4). All of it is integer code; no operation
- * here uses host floating point, so results are identical on every compiler
- * and CPU.
+ * here uses host floating point arithmetic (the AVX2 lerp8 converts 16-bit
+ * integers to floats, which is exact, only to find their bit length), so
+ * results are identical on every compiler and CPU.
  *
  * The number format (§1). A gefloat is the bit pattern of an IEEE single
  * whose low 8 mantissa bits are zero: 1 sign bit, an 8-bit exponent with
@@ -188,5 +189,9 @@ static inline uint8_t gemath_mul8(uint8_t x, uint8_t s)
  * those units, converted back at that exponent. k = 0 returns a and k = 256
  * returns b unchanged (canonicalised by gemath_trunc). */
 gefloat gemath_lerp(gefloat a, gefloat b, unsigned k);
+/* Eight lerps with one k: out[i] = gemath_lerp(a[i], b[i], k), bit for bit
+ * (an AVX2 version is chosen at run time on x86-64, like the row sum's).
+ * out may be a or b (but not overlap them partially). */
+void gemath_lerp8(const gefloat a[8], const gefloat b[8], unsigned k, gefloat out[8]);
 
 #endif

@@ -20,11 +20,14 @@
 #define PATCH_FACING_FLIPS_WINDING 0
 
 /* The scalar channels a control point carries through the lerps:
- * position x, y, z; texture u, v; color R, G, B, A (as integers 0..255). */
-enum { CH_POS = 0, CH_UV = 3, CH_COL = 5, NCH = 9 };
+ * position x, y, z; texture u, v; color R, G, B, A (as integers 0..255).
+ * The results of the column pass also carry the column tangents (x, y, z)
+ * in CH_TAN.., which the row pass lerps like the other channels. Channels
+ * are evaluated LANES at a time (gemath_lerp8); unused lanes hold +0. */
+enum { CH_POS = 0, CH_UV = 3, CH_COL = 5, NCH = 9, CH_TAN = 9, LANES = 8, NLANE = 16 };
 
 struct cpoint {
-    gefloat c[NCH];
+    _Alignas(32) gefloat c[NLANE];
 };
 
 /* One grid line of the tessellation along one direction (u or v). */
@@ -122,17 +125,31 @@ static uint32_t make_lines(bool spline, unsigned n, unsigned type, unsigned tess
 
 /* ---- Evaluation ---- */
 
-/* Three levels of lerps over four values (GE-HARDWARE.md §4). *tan, when
- * asked for, gets the tangent direction: the difference of the two level-2
- * values (the derivative divided by 3 for a Bezier patch, by 3 / span for a
- * spline; the scale is dropped, normals are normalised). Model choice: the
- * difference is one GE subtraction. */
-static gefloat eval4(gefloat p0, gefloat p1, gefloat p2, gefloat p3, const uint16_t f[6], gefloat *tan)
+/* Three levels of lerps over four values (GE-HARDWARE.md §4), for the
+ * first nblk * LANES channels of four points at once, each channel on its
+ * own (lane i of gemath_lerp8 is gemath_lerp of lane i). tan, when asked
+ * for, gets the tangent direction of channels 0..2 (the position): the
+ * difference of the two level-2 values (the derivative divided by 3 for a
+ * Bezier patch, by 3 / span for a spline; the scale is dropped, normals are
+ * normalised; tan may point into out). Model choice: the difference is one
+ * GE subtraction. */
+static void eval4(const struct cpoint *p0, const struct cpoint *p1, const struct cpoint *p2,
+                  const struct cpoint *p3, const uint16_t f[6], unsigned nblk, gefloat *out, gefloat tan[3])
 {
-    gefloat a0 = gemath_lerp(p0, p1, f[0]), a1 = gemath_lerp(p1, p2, f[1]), a2 = gemath_lerp(p2, p3, f[2]);
-    gefloat b0 = gemath_lerp(a0, a1, f[3]), b1 = gemath_lerp(a1, a2, f[4]);
-    if (tan) *tan = gemath_sub(b1, b0);
-    return gemath_lerp(b0, b1, f[5]);
+    gefloat t[3] = {0};
+    for (unsigned blk = 0; blk < nblk; blk++) {
+        const unsigned o = blk * LANES;
+        _Alignas(32) gefloat a0[LANES], a1[LANES], a2[LANES];
+        gemath_lerp8(p0->c + o, p1->c + o, f[0], a0);
+        gemath_lerp8(p1->c + o, p2->c + o, f[1], a1);
+        gemath_lerp8(p2->c + o, p3->c + o, f[2], a2);
+        gemath_lerp8(a0, a1, f[3], a0); /* b0 */
+        gemath_lerp8(a1, a2, f[4], a1); /* b1 */
+        if (tan && blk == 0)
+            for (int c = 0; c < 3; c++) t[c] = gemath_sub(a1[c], a0[c]);
+        gemath_lerp8(a0, a1, f[5], out + o);
+    }
+    if (tan) memcpy(tan, t, sizeof t);
 }
 
 /* The normal from the two tangents: the cross product tu x tv, each
@@ -230,15 +247,16 @@ int patch_tessellate(const struct ge_state *st, const struct gt_mem *mem, uint32
     int rc = GT_OK;
     struct gline *lu = NULL, *lv = NULL;
     struct cpoint *cp = NULL, *colv = NULL;
-    gefloat (*colt)[3] = NULL;
     out->nv = (uint32_t)(nlu * nlv);
     out->nidx = (uint32_t)(ncells * 6);
     out->v = calloc(out->nv, sizeof *out->v);
     out->idx = malloc(out->nidx * sizeof *out->idx);
-    cp = malloc((size_t)nu * nv * sizeof *cp);
-    colv = malloc(nu * sizeof *colv);
-    colt = malloc(nu * sizeof *colt);
-    if (!out->v || !out->idx || !cp || !colv || !colt || !make_lines(spline, nu, type_u, tess_u, &lu) ||
+    /* Zeroed: lanes of absent channels stay +0. */
+    cp = aligned_alloc(_Alignof(struct cpoint), (size_t)nu * nv * sizeof *cp);
+    colv = aligned_alloc(_Alignof(struct cpoint), nu * sizeof *colv);
+    if (cp) memset(cp, 0, (size_t)nu * nv * sizeof *cp);
+    if (colv) memset(colv, 0, nu * sizeof *colv);
+    if (!out->v || !out->idx || !cp || !colv || !make_lines(spline, nu, type_u, tess_u, &lu) ||
         !make_lines(spline, nv, type_v, tess_v, &lv)) {
         rc = gt_fail(d, GT_ENOMEM, "patch: out of memory for %u vertices", out->nv);
         goto done;
@@ -260,15 +278,17 @@ int patch_tessellate(const struct ge_state *st, const struct gt_mem *mem, uint32
         else
             memcpy(pos, v.pos, sizeof pos);
         for (int k = 0; k < 3; k++) cp[i].c[CH_POS + k] = pos[k];
-        for (int k = 0; k < 2; k++) cp[i].c[CH_UV + k] = v.uv[k];
+        if (has_tc)
+            for (int k = 0; k < 2; k++) cp[i].c[CH_UV + k] = v.uv[k];
         /* Colors enter the lerps as the exact integers 0..255 (model choice). */
-        for (int k = 0; k < 4; k++) cp[i].c[CH_COL + k] = gemath_from_int(v.color[k]);
+        if (has_col)
+            for (int k = 0; k < 4; k++) cp[i].c[CH_COL + k] = gemath_from_int(v.color[k]);
     }
 
-    /* Which channels are lerped: positions always, the others if present. */
-    unsigned chans[NCH], nch = 0;
-    for (unsigned c = 0; c < NCH; c++)
-        if (c < CH_UV || (c < CH_COL ? has_tc : has_col)) chans[nch++] = c;
+    /* The lanes lerped: positions always, the others if present (absent
+     * ones are +0 and unused); one block of LANES covers all but the last
+     * color channel and the tangents. */
+    const unsigned col_blocks = has_col ? 2 : 1, row_blocks = has_col || need_nrm ? 2 : 1;
     const uint32_t per_patch = (tess_u + 1) * (tess_v + 1); /* Bezier: vertices of one patch */
     for (uint32_t gv = 0; gv < nlv; gv++) {
         const struct gline *ev = &lv[gv];
@@ -277,11 +297,7 @@ int patch_tessellate(const struct ge_state *st, const struct gt_mem *mem, uint32
         for (uint32_t u = 0; u < ncols; u++) {
             const struct cpoint *p0 = &cp[(ev->first + 0) * nu + u], *p1 = &cp[(ev->first + 1) * nu + u];
             const struct cpoint *p2 = &cp[(ev->first + 2) * nu + u], *p3 = &cp[(ev->first + 3) * nu + u];
-            for (unsigned ci = 0; ci < nch; ci++) {
-                const unsigned c = chans[ci];
-                gefloat *tan = need_nrm && c < 3 ? &colt[u][c] : NULL;
-                colv[u].c[c] = eval4(p0->c[c], p1->c[c], p2->c[c], p3->c[c], ev->f, tan);
-            }
+            eval4(p0, p1, p2, p3, ev->f, col_blocks, colv[u].c, need_nrm ? colv[u].c + CH_TAN : NULL);
         }
         /* Then once along the row of column results. */
         for (uint32_t gu = 0; gu < nlu; gu++) {
@@ -290,16 +306,14 @@ int patch_tessellate(const struct ge_state *st, const struct gt_mem *mem, uint32
             uint32_t vi = spline ? gv * (uint32_t)nlu + gu
                                  : (ev->patch * npu + eu->patch) * per_patch + ev->tile * (tess_u + 1) + eu->tile;
             struct gt_vin *o = &out->v[vi];
-            gefloat tu[3] = {0}, tv[3], val[NCH] = {0};
-            for (unsigned ci = 0; ci < nch; ci++) {
-                const unsigned c = chans[ci];
-                val[c] = eval4(q[0].c[c], q[1].c[c], q[2].c[c], q[3].c[c], eu->f, need_nrm && c < 3 ? &tu[c] : NULL);
-            }
+            /* Positions, texture coordinates, colors and the v tangent
+             * (the row lerps of the column tangents) at once. */
+            _Alignas(32) gefloat val[NLANE];
+            gefloat tu[3];
+            eval4(&q[0], &q[1], &q[2], &q[3], eu->f, row_blocks, val, need_nrm ? tu : NULL);
             for (int k = 0; k < 3; k++) o->pos[k] = val[CH_POS + k];
             if (need_nrm) {
-                gefloat(*t)[3] = &colt[eu->first];
-                for (int k = 0; k < 3; k++) tv[k] = eval4(t[0][k], t[1][k], t[2][k], t[3][k], eu->f, NULL);
-                patch_normal(tu, tv, facing, o->nrm);
+                patch_normal(tu, val + CH_TAN, facing, o->nrm);
             } else {
                 o->nrm[0] = o->nrm[1] = 0, o->nrm[2] = GEMATH_ONE;
             }
@@ -348,7 +362,6 @@ done:
     free(lv);
     free(cp);
     free(colv);
-    free(colt);
     if (rc) patch_free(out);
     return rc;
 }

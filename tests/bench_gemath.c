@@ -1,7 +1,7 @@
 /* Benchmark of pipeline/gemath: ns per operation for the row sum, the
  * multiplier and adder, the reciprocal tables and the lerp (median of 9
- * runs over precomputed inputs), and ns per 4x4 matrix-vector product (four
- * row sums). Target (issue 3): gemath_dot4 <= 5 ns.
+ * runs over precomputed inputs), ns per lane of the eight-lane lerp, and
+ * ns per 4x4 matrix-vector product (four row sums). Target (issue 3): gemath_dot4 <= 5 ns.
  *
  * What it measures: throughput of independent calls. Each loop makes real,
  * out-of-line library calls (gemath_dot4 etc., as the pipeline makes them)
@@ -24,6 +24,7 @@
 #define RUNS 9
 
 static gefloat in_a[N_INPUTS][4], in_b[N_INPUTS][4], in_m[256][16];
+static gefloat in_a8[N_INPUTS / 2][8], in_b8[N_INPUTS / 2][8]; /* in_a, in_b by eights */
 static unsigned in_k[N_INPUTS];
 static volatile uint64_t sink;
 
@@ -46,14 +47,16 @@ static gefloat rand_value(void)
     return (uint32_t)(r >> 63) << 31 | e << 23 | ((uint32_t)(r >> 8) & 0x7FFF00u);
 }
 
-enum op { OP_DOT4, OP_MUL, OP_ADD, OP_RECIP, OP_RSQRT, OP_AREA, OP_LERP, OP_MAT44, OP_COUNT };
+enum op { OP_DOT4, OP_MUL, OP_ADD, OP_RECIP, OP_RSQRT, OP_AREA, OP_LERP, OP_LERP8, OP_MAT44, OP_COUNT };
 static const char *const op_names[OP_COUNT] = {
-    "dot4 (row sum)", "mul", "add", "recip", "rsqrt", "area_recip", "lerp", "mat44_apply"};
+    "dot4 (row sum)", "mul", "add", "recip", "rsqrt", "area_recip", "lerp", "lerp8 per lane", "mat44_apply"};
 
-/* One run of `op` over all inputs PASSES times; returns ns per operation. */
+/* One run of `op` over all inputs PASSES times; returns ns per operation
+ * (per lane for lerp8: N_INPUTS / 2 calls of 8 lanes each per pass). */
 static double run_once(enum op op)
 {
     uint64_t acc = 0;
+    double per_pass = op == OP_LERP8 ? 4.0 * N_INPUTS : N_INPUTS;
     double t0 = bench_now_ns();
     for (int pass = 0; pass < PASSES; pass++) {
         switch (op) {
@@ -78,6 +81,14 @@ static double run_once(enum op op)
         case OP_LERP:
             for (int i = 0; i < N_INPUTS; i++) acc += gemath_lerp(in_a[i][3], in_b[i][2], in_k[i]);
             break;
+        case OP_LERP8:
+            /* The eight values of in_a[i] and in_a[i + 1] (likewise b). */
+            for (int i = 0; i < N_INPUTS; i += 2) {
+                gefloat out[8];
+                gemath_lerp8(in_a8[i / 2], in_b8[i / 2], in_k[i], out);
+                acc += out[0] ^ out[3] ^ out[5] ^ out[7];
+            }
+            break;
         case OP_MAT44:
             for (int i = 0; i < N_INPUTS; i++) {
                 gefloat out[4];
@@ -90,7 +101,7 @@ static double run_once(enum op op)
     }
     double t1 = bench_now_ns();
     sink += acc;
-    return (t1 - t0) / ((double)PASSES * N_INPUTS);
+    return (t1 - t0) / ((double)PASSES * per_pass);
 }
 
 int main(void)
@@ -102,6 +113,10 @@ int main(void)
         }
         in_b[i][3] = (gefloat)(rng_next() & 0xFFFF) | 0x3F800000u;
         in_k[i] = (unsigned)(rng_next() % 257);
+        for (int t = 0; t < 4; t++) {
+            in_a8[i / 2][4 * (i % 2) + t] = in_a[i][t];
+            in_b8[i / 2][4 * (i % 2) + t] = in_b[i][t];
+        }
     }
     for (int i = 0; i < 256; i++)
         for (int t = 0; t < 16; t++) in_m[i][t] = rand_value();

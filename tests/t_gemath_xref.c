@@ -11,6 +11,7 @@
  * exponent range, stray low bits and the special values. The matrix
  * products are checked row by row against the same row-sum reference. */
 #include <limits.h>
+#include <string.h>
 
 #include "gemath.h"
 #include "test.h"
@@ -200,10 +201,14 @@ static uint32_t rand_special(void)
     }
 }
 
+/* When set, rand_near draws no special values (gemath_xref_lerp8 uses it
+ * for whole vectors of ordinary lanes). */
+static int no_specials;
+
 /* A value with biased exponent near `e` (clamped to 1..254), random sign. */
 static uint32_t rand_near(int e, int spread)
 {
-    if (rng_below(40) == 0) return rand_special();
+    if (!no_specials && rng_below(40) == 0) return rand_special();
     int ex = e + (spread ? (int)rng_below(2u * (uint32_t)spread + 1) - spread : 0);
     ex = ex < 1 ? 1 : ex > 254 ? 254 : ex;
     uint32_t v = ((uint32_t)rng_next() & 0x80000000u) | ((uint32_t)ex << 23) | (rand_mant() << 8);
@@ -360,6 +365,65 @@ TEST(gemath_xref_lerp)
         uint32_t got = gemath_lerp(a, b, k), want = ref_lerp(a, b, k);
         CHECK_MSG(got == want, "lerp(0x%08X, 0x%08X, %u) = 0x%08X, reference 0x%08X (i=%ld)", a,
                   b, k, got, want, i);
+    }
+}
+
+/* gemath_lerp8 (its AVX2 path where the CPU has one) against gemath_lerp
+ * lane by lane on 10 million calls (80 million lanes), and one lane per
+ * call against the exact reference. A call's eight lanes share k, as the
+ * patch evaluator's do; they are drawn around one centre exponent (some
+ * calls near the bottom of the range, where results underflow) as
+ * independent values, partners of a common value (cancellation, r = 0) or
+ * copies of one pair, and either without special values (so the whole
+ * vector takes the vector path) or with them (exponent fields 0 and 255 in
+ * some lanes). Some calls write the result over a or b. */
+TEST(gemath_xref_lerp8)
+{
+    rng_state = 0x6c65727038;
+    for (long i = 0; i < XREF_ITERATIONS; i++) {
+        uint32_t a[8], b[8], got[8], want[8];
+        unsigned mode = rng_below(8);
+        no_specials = mode < 5;
+        int c = mode == 0 || mode == 5 ? 1 + (int)rng_below(24) : rand_centre();
+        int spread = rng_below(2) ? 0 : (int)rng_below(20);
+        uint32_t common = rand_near(c, 0);
+        for (int t = 0; t < 8; t++) {
+            switch (rng_below(4)) {
+            case 0: a[t] = rand_near(c, spread), b[t] = rand_near(c, spread); break;
+            case 1: a[t] = common, b[t] = rand_partner(common); break;
+            case 2: a[t] = rand_near(c, spread), b[t] = rand_partner(a[t]); break;
+            default:
+                a[t] = t ? a[t - 1] : rand_near(c, spread);
+                b[t] = t ? b[t - 1] : rand_partner(a[t]);
+                break;
+            }
+            if (!no_specials && rng_below(16) == 0) b[t] = rand_special();
+            if (rng_below(2)) {
+                uint32_t x = a[t];
+                a[t] = b[t];
+                b[t] = x;
+            }
+        }
+        no_specials = 0;
+        unsigned k = rng_below(16) == 0 ? (rng_below(2) ? 0 : 256 + rng_below(4)) : rng_below(257);
+        for (int t = 0; t < 8; t++) want[t] = gemath_lerp(a[t], b[t], k);
+        uint32_t ref = ref_lerp(a[i % 8], b[i % 8], k);
+        CHECK_MSG(want[i % 8] == ref, "lerp(0x%08X, 0x%08X, %u) = 0x%08X, reference 0x%08X (i=%ld)",
+                  a[i % 8], b[i % 8], k, want[i % 8], ref, i);
+        uint32_t a0[8], b0[8];
+        memcpy(a0, a, sizeof a0);
+        memcpy(b0, b, sizeof b0);
+        uint32_t *dst = got;
+        switch (i % 16) {
+        case 1: dst = a; break;
+        case 2: dst = b; break;
+        default: break;
+        }
+        gemath_lerp8(a, b, k, dst);
+        for (int t = 0; t < 8; t++)
+            CHECK_MSG(dst[t] == want[t],
+                      "lerp8 lane %d: lerp(0x%08X, 0x%08X, %u) = 0x%08X, lerp8 0x%08X (i=%ld)", t,
+                      a0[t], b0[t], k, want[t], dst[t], i);
     }
 }
 

@@ -1,6 +1,6 @@
 /* Compiler cross-check for pipeline/gemath: runs a fixed pseudo-random
- * workload over every operation and table and prints one 64-bit hash of all
- * results. tests/gemath_xcheck.sh builds it with gcc and clang at -O0 and
+ * workload over every operation and table (the eight-lane lerp too) and
+ * prints one 64-bit hash of all results. tests/gemath_xcheck.sh builds it with gcc and clang at -O0 and
  * -O2 and requires the four hashes to be equal. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -74,6 +74,23 @@ int main(void)
         mix(gemath_mul8((uint8_t)a, (uint8_t)b));
         mix(gemath_lerp(a, b, c % 257));
         mix(gemath_lerp(a, gemath_neg(b), c & 255));
+        {
+            /* Eight lanes with one k: independent values, near cancellation,
+             * low exponents (underflow), sometimes a special value. */
+            gefloat la[8], lb[8], lo[8];
+            for (int t = 0; t < 8; t++) {
+                la[t] = rand_value();
+                lb[t] = t % 3 == 0 ? (la[t] ^ 0x80000000u) + ((uint32_t)t << 8) : rand_value();
+                if (i % 4 == 1) {
+                    la[t] = (la[t] & 0x807FFFFFu) | (uint32_t)(t + 1) << 23;
+                    lb[t] = (lb[t] & 0x807FFFFFu) | (uint32_t)(t % 4 + 1) << 23;
+                }
+            }
+            if (i % 16 == 7) lb[i % 8] = 0x7F800000u | (uint32_t)i;
+            if (i % 16 == 9) la[i % 8] = (uint32_t)i & 0x807FFFFFu;
+            gemath_lerp8(la, lb, i % 64 == 0 ? 256 : i % 64 == 1 ? 0 : c % 256, lo);
+            for (int t = 0; t < 8; t++) mix(lo[t]);
+        }
         if (i % 8 == 0) {
             gefloat m[12], p[16], o[16];
             for (int k = 0; k < 16; k++) {
