@@ -16,7 +16,7 @@ LDFLAGS_ALL = $(SAN) $(LDFLAGS)
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 
-LIB_SRC  := $(wildcard pipeline/*.c binning/*.c)
+LIB_SRC  := $(wildcard pipeline/*.c binning/*.c proto/*.c)
 CLI_SRC  := $(wildcard clients/*.c)
 TEST_SRC := $(filter-out tests/fuzz_%.c tests/bench_%.c tests/xcheck_%.c,$(wildcard tests/*.c))
 BENCH_SRC := $(wildcard tests/bench_*.c)

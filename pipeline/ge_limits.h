@@ -48,4 +48,32 @@
 #define GT_IMAGE_STRIDE 512          /* output images: 512 wide, like PPSSPP's frametest references */
 #define GT_MAX_PNG_BYTES (64u << 20) /* a PNG read for comparison */
 
+/* --- Protocol (proto/, proto/PROTOCOL.md) --- */
+#define GT_PROTO_MAX_MESSAGE (256u << 20) /* default cap on one msgpack message; a server may choose another */
+#define GT_PROTO_MAX_OBJECTS (1u << 18)   /* msgpack values (keys and elements included) in one message: msgpack-c
+                                             allocates 24 bytes per value when a container's header arrives */
+#define GT_PROTO_MAX_DEPTH 16             /* nesting of arrays and maps in one message (requests need 3) */
+#define GT_PROTO_MAX_BLOCKS 1024          /* "memory" blocks of a render_list request */
+#define GT_PROTO_MAX_REGS 4096            /* initial register words ("regs") of a render_list request */
+#define GT_PROTO_MAX_VRAM_RANGES 64       /* "vram_ranges" of a request, "vram" blocks of a response */
+#define GT_PROTO_MAX_OUTPUTS 8            /* entries of "outputs" (four kinds; repeats allowed) */
+#define GT_PROTO_MAX_TOKEN 1024           /* bytes of a request's "token" */
+#define GT_PROTO_MAX_STRIDE 0x7FFu        /* a display stride in pixels: 11 bits, as in DISPLAY records (replay.c) */
+
+/* --- Daemon (server/, getiled) --- */
+#define GT_SRV_MAX_LISTEN 8               /* --listen addresses of one daemon */
+#define GT_SRV_MAX_INFLIGHT 8             /* requests of one connection queued or rendering; at the cap reading stops */
+#define GT_SRV_DEFAULT_MAX_JOBS 64        /* --max-jobs default: jobs queued or rendering, all connections; past it "busy" */
+#define GT_SRV_MAX_JOBS 65536             /* largest --max-jobs */
+#define GT_SRV_MAX_UNSENT (64u << 20)     /* reply bytes queued on one connection; above it reading stops */
+#define GT_SRV_DEFAULT_REQUEST_MB 256     /* --max-request-mb default (GT_PROTO_MAX_MESSAGE) */
+#define GT_SRV_MAX_REQUEST_MB 1024        /* largest --max-request-mb (GT_DUMP_MAX_FILE) */
+#define GT_SRV_IDLE_TIMEOUT_S 300         /* --idle-timeout default: no request and nothing in flight this long: close */
+#define GT_SRV_WRITE_TIMEOUT_S 60         /* a reply write that makes no progress this long (a client that never reads): close */
+#define GT_SRV_LINGER_MS 2000             /* after the last reply of a closing connection and a FIN, unread input is
+                                             discarded this long (closing with unread input would reset the replies) */
+#define GT_SRV_SWEEP_MS 250               /* period of the timeout sweep over all connections */
+#define GT_SRV_BACKLOG 511                /* listen() backlog */
+#define GT_SRV_READ_CHUNK (64u << 10)     /* bytes reserved in the unpacker per read */
+
 #endif

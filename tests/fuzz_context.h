@@ -1,6 +1,7 @@
 /* The render context the libFuzzer targets share: allocated once, then
  * returned to its just-initialised state before each input (memory zeroed,
- * the structure restored from a copy taken right after gt_render_init). */
+ * the structure restored from a copy taken right after gt_render_init, the
+ * binner freed and initialised again). */
 #ifndef GETILE_FUZZ_CONTEXT_H
 #define GETILE_FUZZ_CONTEXT_H
 
@@ -39,10 +40,15 @@ static inline struct gt_render *fuzz_fresh_context(void)
         pristine = *ctx;
         return ctx;
     }
+    /* The binner owns memory and synchronisation objects: it is torn down
+     * and started afresh rather than copied. */
+    struct gt_diag d = {0};
+    binner_free(&ctx->binner);
     fuzz_zero_big(ctx->mem.ram, GT_RAM_SIZE);
     fuzz_zero_big(ctx->mem.vram, GT_VRAM_SIZE);
     memset(ctx->mem.scratch, 0, GT_SCRATCH_SIZE);
     *ctx = pristine;
+    if (binner_init(&ctx->binner, &ctx->mem, 1, GT_TILE_SIZE_DEFAULT, &d) < 0) abort();
     return ctx;
 }
 

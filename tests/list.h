@@ -12,3 +12,4 @@
 #include "list_raster.h"
 #include "list_fuzzcmd.h"
 #include "list_vprobe.h"
+#include "list_proto.h"
