@@ -18,13 +18,15 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 
 LIB_SRC  := $(wildcard pipeline/*.c binning/*.c proto/*.c)
 CLI_SRC  := $(wildcard clients/*.c)
+SRV_SRC  := $(wildcard server/*.c)
 TEST_SRC := $(filter-out tests/fuzz_%.c tests/bench_%.c tests/xcheck_%.c,$(wildcard tests/*.c))
 BENCH_SRC := $(wildcard tests/bench_*.c)
 FUZZ_SRC := $(wildcard tests/fuzz_*.c)
-HDRS     := $(wildcard pipeline/*.h binning/*.h proto/*.h tests/*.h clients/*.h)
+HDRS     := $(wildcard pipeline/*.h binning/*.h proto/*.h tests/*.h clients/*.h server/*.h)
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+SRV_OBJ  = $(SRV_SRC:%.c=$(BUILD)/obj/%.o)
 # The test runner also links the fuzzer's case generator (tests/t_fuzz_cmd.c).
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/clients/fuzzgen.o
 
@@ -33,7 +35,7 @@ FUZZ_SECONDS ?= 20
 
 .PHONY: all deps demo test test-plain tsan-test fuzz fuzz-determinism bench clean
 
-all: $(BUILD)/getile $(BUILD)/test_runner
+all: $(BUILD)/getile $(BUILD)/getiled $(BUILD)/test_runner
 
 # Installs missing Debian packages (as root) or says what to run.
 $(DEPS_STAMP): .ci/install-deps.sh
@@ -52,6 +54,10 @@ $(BUILD)/libgetile.a: $(LIB_OBJ)
 $(BUILD)/getile: $(CLI_OBJ) $(BUILD)/libgetile.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(BUILD)/libgetile.a $(PKG_LIBS)
 
+# The daemon (server/, issue 7).
+$(BUILD)/getiled: $(SRV_OBJ) $(BUILD)/libgetile.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $(SRV_OBJ) $(BUILD)/libgetile.a $(PKG_LIBS)
+
 $(BUILD)/test_runner: $(TEST_OBJ) $(BUILD)/libgetile.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $(TEST_OBJ) $(BUILD)/libgetile.a $(PKG_LIBS)
 
@@ -64,17 +70,17 @@ demo: $(DEPS_STAMP)
 test: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory BUILD=build/asan \
 	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-	    build/asan/test_runner build/asan/getile
+	    build/asan/test_runner build/asan/getile build/asan/getiled
 	@$(MAKE) --no-print-directory build/getile
-	ASAN_OPTIONS=detect_leaks=1 GETILE_BIN=build/asan/getile build/asan/test_runner
+	ASAN_OPTIONS=detect_leaks=1 GETILE_BIN=build/asan/getile GETILED_BIN=build/asan/getiled build/asan/test_runner
 
 # The same suite, optimised and without sanitizers.
-test-plain: $(BUILD)/test_runner $(BUILD)/getile
-	GETILE_BIN=$(BUILD)/getile $(BUILD)/test_runner
+test-plain: $(BUILD)/test_runner $(BUILD)/getile $(BUILD)/getiled
+	GETILE_BIN=$(BUILD)/getile GETILED_BIN=$(BUILD)/getiled $(BUILD)/test_runner
 
 tsan-test: $(DEPS_STAMP)
-	@$(MAKE) --no-print-directory BUILD=build/tsan SAN="-fsanitize=thread" build/tsan/test_runner build/tsan/getile
-	TSAN_OPTIONS="halt_on_error=1 exitcode=66" GETILE_BIN=build/tsan/getile build/tsan/test_runner
+	@$(MAKE) --no-print-directory BUILD=build/tsan SAN="-fsanitize=thread" build/tsan/test_runner build/tsan/getile build/tsan/getiled
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" GETILE_BIN=build/tsan/getile GETILED_BIN=build/tsan/getiled build/tsan/test_runner
 
 # libFuzzer targets, each run for FUZZ_SECONDS (CI: 60).
 FUZZ_BIN = $(FUZZ_SRC:tests/%.c=build/fuzz/%)
@@ -95,7 +101,8 @@ fuzz: $(FUZZ_BIN)
 # The determinism fuzzer (`getile fuzz`): random cases and the shared dumps,
 # every thread count and tile size against one thread, for FUZZ_DET_SECONDS.
 FUZZ_DET_SECONDS ?= 120
-FUZZ_DET_DUMPS   ?= ../shared/frametests/dumps
+# The shared dumps beside the repository, or where this workplace keeps them.
+FUZZ_DET_DUMPS   ?= $(firstword $(wildcard ../shared/frametests/dumps ../../shared/frametests/dumps /work/shared/frametests/dumps))
 fuzz-determinism: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory build/getile
 	build/getile fuzz --seconds $(FUZZ_DET_SECONDS) --seed 1 $(if $(wildcard $(FUZZ_DET_DUMPS)),--dumps '$(FUZZ_DET_DUMPS)')
@@ -106,7 +113,7 @@ $(BUILD)/bench_%: tests/bench_%.c tests/bench.h $(BUILD)/libgetile.a
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/libgetile.a $(PKG_LIBS)
 bench: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BUILD)/getile
-	@set -e; for b in $(BENCH_BIN); do echo "== $$b"; $$b; done
+	@set -e; for b in $(BENCH_BIN); do echo "== $$b"; $$b $(FUZZ_DET_DUMPS); done
 
 clean:
-	rm -rf build/obj build/asan build/tsan build/fuzz build/getile build/test_runner build/libgetile.a
+	rm -rf build/obj build/asan build/tsan build/fuzz build/getile build/getiled build/test_runner build/libgetile.a

@@ -10,6 +10,8 @@ int cmd_compare(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 /* The determinism fuzzer (clients/cmd_fuzz.c). */
 int cmd_fuzz(int argc, char **argv);
+/* Renders dumps on a getiled server (clients/cmd_submit.c). */
+int cmd_submit(int argc, char **argv);
 
 /* True when argv holds -h or --help. */
 bool cli_wants_help(int argc, char **argv);

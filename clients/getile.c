@@ -18,6 +18,7 @@ static const char usage[] =
     "  compare A.png B.png      MSE and differing pixels of two images (PPSSPP's frame-test metric)\n"
     "  info DUMP                describe a frame dump's header and records\n"
     "  fuzz                     check that every thread count and tile size renders the same\n"
+    "  submit --server ADDR DUMP...  render dumps on a getiled server and write their PNGs\n"
     "\n"
     "Run `getile COMMAND --help` for a command's options.\n";
 
@@ -59,6 +60,7 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "compare")) return cmd_compare(argc - 1, argv + 1);
     if (!strcmp(argv[1], "info")) return cmd_info(argc - 1, argv + 1);
     if (!strcmp(argv[1], "fuzz")) return cmd_fuzz(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "submit")) return cmd_submit(argc - 1, argv + 1);
     fprintf(stderr, "getile: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
 }

@@ -13,3 +13,4 @@
 #include "list_fuzzcmd.h"
 #include "list_vprobe.h"
 #include "list_proto.h"
+#include "list_server.h"

@@ -59,6 +59,8 @@ int test_contains_ci(const char *hay, const char *needle);
 const char *test_frametests_dir(void);
 /* Path of the getile binary the CLI tests run (GETILE_BIN, default build/getile). */
 const char *test_getile_bin(void);
+/* Path of the getiled binary the server tests run (GETILED_BIN, default build/getiled). */
+const char *test_getiled_bin(void);
 /* A fresh scratch directory for this test (removed by the runner afterwards). */
 const char *test_tmpdir(void);
 /* Runs a shell command, returns its exit status (or -1); output to the test log. */

@@ -1,0 +1,329 @@
+/* getile submit: render dumps on a getiled server and write their PNGs.
+ *
+ * Every dump is sent as a render_dump request on one connection without
+ * waiting (pipelining; the server's per-connection cap and backpressure
+ * pace the stream); responses are matched by id (the dump's index + 1) in
+ * whatever order they come. One poll() loop sends and receives at once, so
+ * neither side can block the other; a request is encoded only when the
+ * previous one has been sent, so memory holds one dump at a time. */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "dump.h"
+#include "ge_limits.h"
+#include "proto.h"
+
+static const char usage[] =
+    "usage: getile submit --server ADDR DUMP... [-o DIR] [--threads N] [--token-file F]\n"
+    "\n"
+    "Renders frame dumps on a getiled server and writes DIR/NAME.png for each\n"
+    "(NAME: the dump's file name without .zip and .ppdmp), the same bytes as\n"
+    "`getile render`. All dumps are sent at once on one connection. Prints one\n"
+    "line per dump; exits 0 only if every dump rendered.\n"
+    "\n"
+    "  --server ADDR     tcp://HOST:PORT or unix:/PATH (required)\n"
+    "  -o, --output DIR  where the PNGs go (default: the current directory)\n"
+    "  --threads N       threads the server draws each dump with (default: its choice)\n"
+    "  --token-file F    send the token in F (its first line)\n";
+
+/* Connects to tcp://HOST:PORT or unix:/PATH; a blocking socket, or -1. */
+static int dial(const char *addr)
+{
+    if (!strncmp(addr, "unix:", 5)) {
+        struct sockaddr_un sa = {.sun_family = AF_UNIX};
+        if (strlen(addr + 5) >= sizeof sa.sun_path) {
+            fprintf(stderr, "getile submit: socket path too long: %s\n", addr + 5);
+            return -1;
+        }
+        snprintf(sa.sun_path, sizeof sa.sun_path, "%s", addr + 5);
+        int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+        if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+            fprintf(stderr, "getile submit: cannot connect to %s: %s\n", addr, strerror(errno));
+            if (fd >= 0) close(fd);
+            return -1;
+        }
+        return fd;
+    }
+    if (strncmp(addr, "tcp://", 6) != 0) {
+        fprintf(stderr, "getile submit: bad server address '%s' (tcp://HOST:PORT or unix:/PATH)\n", addr);
+        return -1;
+    }
+    char host[256];
+    const char *hp = addr + 6, *colon = strrchr(hp, ':');
+    if (!colon || colon == hp || (size_t)(colon - hp) >= sizeof host || !colon[1]) {
+        fprintf(stderr, "getile submit: bad server address '%s' (tcp://HOST:PORT)\n", addr);
+        return -1;
+    }
+    memcpy(host, hp, (size_t)(colon - hp));
+    host[colon - hp] = 0;
+    if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+        memmove(host, host + 1, strlen(host));
+        host[strlen(host) - 1] = 0;
+    }
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res, *ai;
+    int rc = getaddrinfo(host, colon + 1, &hints, &res);
+    if (rc != 0) {
+        fprintf(stderr, "getile submit: %s: %s\n", addr, gai_strerror(rc));
+        return -1;
+    }
+    int fd = -1, err = 0;
+    for (ai = res; ai; ai = ai->ai_next) {
+        fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
+        if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) break;
+        err = errno;
+        if (fd >= 0) close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(res);
+    if (fd < 0) fprintf(stderr, "getile submit: cannot connect to %s: %s\n", addr, strerror(err));
+    return fd;
+}
+
+/* NAME of DIR/NAME.png: the base name without .zip, then without .ppdmp. */
+static void out_name(const char *path, const char *dir, char *out, size_t cap)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char name[512];
+    snprintf(name, sizeof name, "%s", base);
+    size_t n = strlen(name);
+    if (n > 4 && !strcasecmp(name + n - 4, ".zip")) name[n -= 4] = 0;
+    if (n > 6 && !strcasecmp(name + n - 6, ".ppdmp")) name[n -= 6] = 0;
+    snprintf(out, cap, "%s/%s.png", dir, name);
+}
+
+static int write_file(const char *path, const uint8_t *p, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    size_t w = fwrite(p, 1, n, f);
+    if (fclose(f) != 0 || w != n) return -1;
+    return 0;
+}
+
+/* Encodes the request of dump i into sb (cleared first). 0, or -1 with the
+ * dump reported as failed. */
+static int encode_dump(const char *path, uint64_t id, unsigned threads, const char *token, msgpack_sbuffer *sb)
+{
+    struct gt_diag d = {0};
+    uint8_t *bytes;
+    size_t len;
+    if (gt_read_file(path, GT_DUMP_MAX_FILE, &bytes, &len, &d) < 0) {
+        printf("FAIL %s: %s\n", path, gt_diag_msg(&d));
+        return -1;
+    }
+    struct proto_request *rq = malloc(sizeof *rq);
+    if (!rq) {
+        free(bytes);
+        printf("FAIL %s: out of memory\n", path);
+        return -1;
+    }
+    proto_request_init(rq, PROTO_OP_RENDER_DUMP, id);
+    rq->dump = (struct proto_bytes){bytes, (uint32_t)len};
+    rq->threads = threads;
+    if (token) {
+        rq->has_token = true;
+        rq->token = (struct proto_bytes){(const uint8_t *)token, (uint32_t)strlen(token)};
+    }
+    msgpack_sbuffer_clear(sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    int rc = proto_encode_request(&pk, rq);
+    free(rq);
+    free(bytes);
+    if (rc < 0) {
+        printf("FAIL %s: cannot encode the request (%s)\n", path, gt_strerror(rc));
+        return -1;
+    }
+    return 0;
+}
+
+static char *read_token(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "getile submit: cannot open %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    char buf[GT_PROTO_MAX_TOKEN + 2];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    buf[strcspn(buf, "\r\n")] = 0;
+    return strdup(buf);
+}
+
+int cmd_submit(int argc, char **argv)
+{
+    const char *server = NULL, *dir = ".", *token_file = NULL;
+    unsigned long long threads = 0;
+    if (cli_wants_help(argc, argv)) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    const char **dumps = calloc((size_t)argc, sizeof *dumps);
+    int ndumps = 0;
+    if (!dumps) return 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--server") || !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--token-file")) {
+            if (!v) {
+                fprintf(stderr, "getile submit: %s needs a value\n", a);
+                free(dumps);
+                return 2;
+            }
+            if (!strcmp(a, "--server"))
+                server = v;
+            else if (!strcmp(a, "--token-file"))
+                token_file = v;
+            else
+                dir = v;
+            i++;
+        } else if (!strcmp(a, "--threads")) {
+            if (!cli_parse_u64(a, v, GT_MAX_THREADS, &threads)) {
+                free(dumps);
+                return 2;
+            }
+            i++;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "getile submit: unknown option '%s'\n\n%s", a, usage);
+            free(dumps);
+            return 2;
+        } else {
+            dumps[ndumps++] = a;
+        }
+    }
+    if (!server || ndumps == 0) {
+        fprintf(stderr, "getile submit: %s\n\n%s", !server ? "no --server given" : "no dump given", usage);
+        free(dumps);
+        return 2;
+    }
+    char *token = token_file ? read_token(token_file) : NULL;
+    if (token_file && !token) {
+        free(dumps);
+        return 2;
+    }
+    int fd = dial(server);
+    if (fd < 0) {
+        free(dumps);
+        free(token);
+        return 1;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+
+    bool *answered = calloc((size_t)ndumps, sizeof *answered);
+    struct proto_reader rd;
+    msgpack_unpacked msg;
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_unpacked_init(&msg);
+    int failures = 0, pending = 0, next = 0;
+    size_t sent = 0;
+    bool have = false, broken = false;
+    if (!answered || proto_reader_init(&rd, (size_t)GT_SRV_MAX_REQUEST_MB << 20) < 0) {
+        fprintf(stderr, "getile submit: out of memory\n");
+        free(answered);
+        free(dumps);
+        free(token);
+        close(fd);
+        msgpack_sbuffer_destroy(&sb);
+        return 1;
+    }
+    while (!broken && (next < ndumps || have || pending > 0)) {
+        while (!have && next < ndumps) {
+            int i = next++;
+            if (encode_dump(dumps[i], (uint64_t)i + 1, (unsigned)threads, token, &sb) < 0) {
+                answered[i] = true;
+                failures++;
+                continue;
+            }
+            have = true;
+            sent = 0;
+            pending++;
+        }
+        struct pollfd p = {.fd = fd, .events = POLLIN | (have ? POLLOUT : 0)};
+        if (poll(&p, 1, -1) < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        if (have && (p.revents & POLLOUT)) {
+            ssize_t n = send(fd, sb.data + sent, sb.size - sent, MSG_NOSIGNAL);
+            if (n < 0 && errno != EAGAIN && errno != EINTR) broken = true;
+            if (n > 0 && (sent += (size_t)n) == sb.size) have = false;
+        }
+        if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
+            char *buf;
+            size_t cap;
+            if (proto_reader_buffer(&rd, 1 << 16, &buf, &cap) < 0) break;
+            ssize_t n = recv(fd, buf, cap, 0);
+            if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) broken = true;
+            if (n > 0) proto_reader_consumed(&rd, (size_t)n);
+            struct gt_diag d = {0};
+            int rc;
+            while ((rc = proto_next(&rd, &msg, &d)) == 1) {
+                struct proto_response *rs = malloc(sizeof *rs);
+                if (!rs || proto_decode_response(&msg.data, rs, &d) < 0) {
+                    fprintf(stderr, "getile submit: bad response: %s\n", rs ? gt_diag_msg(&d) : "out of memory");
+                    free(rs);
+                    broken = true;
+                    break;
+                }
+                if (rs->id == 0 || rs->id > (uint64_t)ndumps || answered[rs->id - 1]) {
+                    if (!rs->ok)
+                        fprintf(stderr, "getile submit: server error: %.*s: %.*s\n", (int)rs->error_code.len,
+                                (const char *)rs->error_code.ptr, (int)rs->error_message.len,
+                                (const char *)rs->error_message.ptr);
+                    free(rs);
+                    continue;
+                }
+                int i = (int)rs->id - 1;
+                answered[i] = true;
+                pending--;
+                char out[1024];
+                out_name(dumps[i], dir, out, sizeof out);
+                if (!rs->ok) {
+                    printf("FAIL %s: %.*s: %.*s\n", dumps[i], (int)rs->error_code.len,
+                           (const char *)rs->error_code.ptr, (int)rs->error_message.len,
+                           (const char *)rs->error_message.ptr);
+                    failures++;
+                } else if (!(rs->outputs & PROTO_OUT_PNG) || write_file(out, rs->png.ptr, rs->png.len) < 0) {
+                    printf("FAIL %s: cannot write %s: %s\n", dumps[i], out, strerror(errno));
+                    failures++;
+                } else {
+                    printf("ok   %s: %.1f ms, %llu draws, %llu pixels -> %s\n", dumps[i], rs->stats.ms,
+                           (unsigned long long)rs->stats.draws, (unsigned long long)rs->stats.pixels, out);
+                }
+                fflush(stdout);
+                free(rs);
+            }
+            if (rc < 0) {
+                fprintf(stderr, "getile submit: bad response stream: %s\n", gt_diag_msg(&d));
+                broken = true;
+            }
+        }
+    }
+    for (int i = 0; i < ndumps; i++)
+        if (!answered[i]) {
+            printf("FAIL %s: no response (the connection %s)\n", dumps[i], broken ? "closed" : "failed");
+            failures++;
+        }
+    close(fd);
+    msgpack_unpacked_destroy(&msg);
+    proto_reader_free(&rd);
+    msgpack_sbuffer_destroy(&sb);
+    free(answered);
+    free(dumps);
+    free(token);
+    return failures ? 1 : 0;
+}
