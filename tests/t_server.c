@@ -17,10 +17,12 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -891,6 +893,117 @@ TEST(server_busy)
     CHECK_MSG(ok >= 1 && busy >= 1 && ok + busy == 3, "%d ok, %d busy", ok, busy);
     close(fd);
     rx_free(x);
+    daemon_stop_ok(&dm);
+    free(dump);
+}
+
+/* The daemon's resident memory in KiB (/proc), 0 when unknown. */
+static long daemon_rss_kb(const struct daemon *dm)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)dm->pid);
+    FILE *f = fopen(path, "r");
+    long kb = 0;
+    if (!f) return 0;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmRSS:", 6)) kb = strtol(line + 6, NULL, 10);
+    fclose(f);
+    return kb;
+}
+
+/* 1,000 idle connections: the daemon keeps serving everyone else. */
+TEST(server_many_idle_connections)
+{
+    struct rlimit rl;
+    CHECK_EQ_I(getrlimit(RLIMIT_NOFILE, &rl), 0);
+    if (rl.rlim_cur < 1100 && rl.rlim_max >= 1100) {
+        rl.rlim_cur = rl.rlim_max < 4096 ? rl.rlim_max : 4096;
+        setrlimit(RLIMIT_NOFILE, &rl); /* the daemon inherits it */
+    }
+    CHECK_EQ_I(getrlimit(RLIMIT_NOFILE, &rl), 0);
+    int want = rl.rlim_cur >= 1100 ? 1000 : (int)rl.rlim_cur - 100;
+    if (want < 100) test_skip("only %llu file descriptors allowed", (unsigned long long)rl.rlim_cur);
+    size_t ref_len, dlen;
+    uint8_t *ref = reference_png(SAMPLE, "ref.png", &ref_len);
+    uint8_t *dump = read_all(SAMPLE, &dlen);
+    struct daemon dm;
+    daemon_start(&dm, (const char *const[]){"--threads", "2", NULL});
+    int *fds = malloc(sizeof *fds * (size_t)want);
+    CHECK(fds != NULL);
+    for (int i = 0; i < want; i++) fds[i] = client(&dm, i & 1);
+    /* A new client renders while all of them sit idle. */
+    int fd = client(&dm, false);
+    struct rx *x = rx_new();
+    ping(fd, x, 1);
+    send_render_dump(fd, 2, dump, dlen);
+    CHECK_EQ_I(rx_next(x, fd), 1);
+    check_png(&x->rs, ref, ref_len);
+    /* The idle ones still answer too. */
+    struct rx *y = rx_new();
+    ping(fds[want / 2], y, 3);
+    rx_free(y);
+    for (int i = 0; i < want; i++) close(fds[i]);
+    free(fds);
+    close(fd);
+    rx_free(x);
+    daemon_stop_ok(&dm);
+    free(ref);
+    free(dump);
+}
+
+/* A client that sends many requests with large replies and never reads:
+ * the daemon stops reading from it at its unsent-output cap, so its memory
+ * stays bounded, and it keeps serving other clients. */
+TEST(server_client_never_reads)
+{
+    size_t dlen;
+    uint8_t *dump = read_all(SAMPLE, &dlen);
+    struct daemon dm;
+    daemon_start(&dm, (const char *const[]){"--threads", "2", NULL});
+    int hog = client(&dm, true);
+    /* Each reply carries all 2 MiB of VRAM: 200 of them are 400 MiB, far
+     * past the daemon's unsent-output cap (GT_SRV_MAX_UNSENT). The send
+     * side is made non-blocking: once the daemon stops reading, the rest
+     * stays in this process's socket buffer. */
+    int fl = fcntl(hog, F_GETFL);
+    CHECK(fl >= 0 && fcntl(hog, F_SETFL, fl | O_NONBLOCK) == 0);
+    struct proto_request *rq = new_request(PROTO_OP_RENDER_DUMP, 0);
+    rq->dump = (struct proto_bytes){dump, (uint32_t)dlen};
+    rq->outputs = PROTO_OUT_VRAM;
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    int sent = 0;
+    for (uint64_t id = 1; id <= 200; id++) {
+        rq->id = id;
+        sb.size = 0;
+        CHECK_EQ_I(proto_encode_request(&pk, rq), 0);
+        size_t off = 0;
+        for (int tries = 0; off < sb.size && tries < 200; tries++) {
+            ssize_t w = send(hog, sb.data + off, sb.size - off, MSG_NOSIGNAL);
+            if (w > 0) off += (size_t)w;
+            else sleep_ms(5);
+        }
+        if (off < sb.size) break; /* the daemon stopped reading: as intended */
+        sent++;
+    }
+    msgpack_sbuffer_destroy(&sb);
+    free(rq);
+    sleep_ms(1500);
+    long kb = daemon_rss_kb(&dm);
+    printf("%d requests sent before the daemon stopped reading; daemon RSS %ld KiB\n", sent, kb);
+    /* The cap plus the jobs in flight and their inputs, with room to spare
+     * (unbounded, the 200 replies alone would be 400 MiB). */
+    CHECK_MSG(kb == 0 || kb < (long)(GT_SRV_MAX_UNSENT / 1024) + 128 * 1024,
+              "daemon RSS %ld KiB after %d unread requests", kb, sent);
+    /* Another client is served meanwhile. */
+    int fd = client(&dm, false);
+    struct rx *x = rx_new();
+    ping(fd, x, 7);
+    close(fd);
+    rx_free(x);
+    close(hog);
     daemon_stop_ok(&dm);
     free(dump);
 }
