@@ -117,3 +117,11 @@ bench: $(DEPS_STAMP)
 
 clean:
 	rm -rf build/obj build/asan build/tsan build/fuzz build/getile build/getiled build/test_runner build/libgetile.a
+
+# The daemon's benchmark (tests/bench_server.c): throughput and p50/p99
+# latency at 1, 4 and 16 clients beside the in-process time, over the shared
+# dumps. A benchmark, never a timed test. GETILE_BENCH_RUNS, GETILE_BENCH_DUMPS.
+.PHONY: bench-server
+bench-server: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory $(BUILD)/bench_server $(BUILD)/getiled
+	GETILE_BENCH_SERVER=1 GETILED_BIN=$(BUILD)/getiled $(BUILD)/bench_server $(FUZZ_DET_DUMPS)

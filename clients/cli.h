@@ -12,6 +12,10 @@ int cmd_info(int argc, char **argv);
 int cmd_fuzz(int argc, char **argv);
 /* Renders dumps on a getiled server (clients/cmd_submit.c). */
 int cmd_submit(int argc, char **argv);
+/* Renders a directory of dumps on getiled servers (clients/cmd_batch.c). */
+int cmd_batch(int argc, char **argv);
+/* Renders a raw display list described in a text file on a server (clients/cmd_probe.c). */
+int cmd_probe(int argc, char **argv);
 
 /* True when argv holds -h or --help. */
 bool cli_wants_help(int argc, char **argv);

@@ -8,20 +8,17 @@
  * previous one has been sent, so memory holds one dump at a time. */
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/socket.h>
-#include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "dump.h"
 #include "ge_limits.h"
+#include "netclient.h"
 #include "proto.h"
 
 static const char usage[] =
@@ -36,133 +33,6 @@ static const char usage[] =
     "  -o, --output DIR  where the PNGs go (default: the current directory)\n"
     "  --threads N       threads the server draws each dump with (default: its choice)\n"
     "  --token-file F    send the token in F (its first line)\n";
-
-/* Connects to tcp://HOST:PORT or unix:/PATH; a blocking socket, or -1. */
-static int dial(const char *addr)
-{
-    if (!strncmp(addr, "unix:", 5)) {
-        struct sockaddr_un sa = {.sun_family = AF_UNIX};
-        if (strlen(addr + 5) >= sizeof sa.sun_path) {
-            fprintf(stderr, "getile submit: socket path too long: %s\n", addr + 5);
-            return -1;
-        }
-        snprintf(sa.sun_path, sizeof sa.sun_path, "%s", addr + 5);
-        int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-        if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-            fprintf(stderr, "getile submit: cannot connect to %s: %s\n", addr, strerror(errno));
-            if (fd >= 0) close(fd);
-            return -1;
-        }
-        return fd;
-    }
-    if (strncmp(addr, "tcp://", 6) != 0) {
-        fprintf(stderr, "getile submit: bad server address '%s' (tcp://HOST:PORT or unix:/PATH)\n", addr);
-        return -1;
-    }
-    char host[256];
-    const char *hp = addr + 6, *colon = strrchr(hp, ':');
-    if (!colon || colon == hp || (size_t)(colon - hp) >= sizeof host || !colon[1]) {
-        fprintf(stderr, "getile submit: bad server address '%s' (tcp://HOST:PORT)\n", addr);
-        return -1;
-    }
-    memcpy(host, hp, (size_t)(colon - hp));
-    host[colon - hp] = 0;
-    if (host[0] == '[' && host[strlen(host) - 1] == ']') {
-        memmove(host, host + 1, strlen(host));
-        host[strlen(host) - 1] = 0;
-    }
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res, *ai;
-    int rc = getaddrinfo(host, colon + 1, &hints, &res);
-    if (rc != 0) {
-        fprintf(stderr, "getile submit: %s: %s\n", addr, gai_strerror(rc));
-        return -1;
-    }
-    int fd = -1, err = 0;
-    for (ai = res; ai; ai = ai->ai_next) {
-        fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
-        if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) break;
-        err = errno;
-        if (fd >= 0) close(fd);
-        fd = -1;
-    }
-    freeaddrinfo(res);
-    if (fd < 0) fprintf(stderr, "getile submit: cannot connect to %s: %s\n", addr, strerror(err));
-    return fd;
-}
-
-/* NAME of DIR/NAME.png: the base name without .zip, then without .ppdmp. */
-static void out_name(const char *path, const char *dir, char *out, size_t cap)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    char name[512];
-    snprintf(name, sizeof name, "%s", base);
-    size_t n = strlen(name);
-    if (n > 4 && !strcasecmp(name + n - 4, ".zip")) name[n -= 4] = 0;
-    if (n > 6 && !strcasecmp(name + n - 6, ".ppdmp")) name[n -= 6] = 0;
-    snprintf(out, cap, "%s/%s.png", dir, name);
-}
-
-static int write_file(const char *path, const uint8_t *p, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) return -1;
-    size_t w = fwrite(p, 1, n, f);
-    if (fclose(f) != 0 || w != n) return -1;
-    return 0;
-}
-
-/* Encodes the request of dump i into sb (cleared first). 0, or -1 with the
- * dump reported as failed. */
-static int encode_dump(const char *path, uint64_t id, unsigned threads, const char *token, msgpack_sbuffer *sb)
-{
-    struct gt_diag d = {0};
-    uint8_t *bytes;
-    size_t len;
-    if (gt_read_file(path, GT_DUMP_MAX_FILE, &bytes, &len, &d) < 0) {
-        printf("FAIL %s: %s\n", path, gt_diag_msg(&d));
-        return -1;
-    }
-    struct proto_request *rq = malloc(sizeof *rq);
-    if (!rq) {
-        free(bytes);
-        printf("FAIL %s: out of memory\n", path);
-        return -1;
-    }
-    proto_request_init(rq, PROTO_OP_RENDER_DUMP, id);
-    rq->dump = (struct proto_bytes){bytes, (uint32_t)len};
-    rq->threads = threads;
-    if (token) {
-        rq->has_token = true;
-        rq->token = (struct proto_bytes){(const uint8_t *)token, (uint32_t)strlen(token)};
-    }
-    msgpack_sbuffer_clear(sb);
-    msgpack_packer pk;
-    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    int rc = proto_encode_request(&pk, rq);
-    free(rq);
-    free(bytes);
-    if (rc < 0) {
-        printf("FAIL %s: cannot encode the request (%s)\n", path, gt_strerror(rc));
-        return -1;
-    }
-    return 0;
-}
-
-static char *read_token(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "getile submit: cannot open %s: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    char buf[GT_PROTO_MAX_TOKEN + 2];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    buf[strcspn(buf, "\r\n")] = 0;
-    return strdup(buf);
-}
 
 int cmd_submit(int argc, char **argv)
 {
@@ -209,12 +79,12 @@ int cmd_submit(int argc, char **argv)
         free(dumps);
         return 2;
     }
-    char *token = token_file ? read_token(token_file) : NULL;
+    char *token = token_file ? nc_read_token(token_file, "getile submit") : NULL;
     if (token_file && !token) {
         free(dumps);
         return 2;
     }
-    int fd = dial(server);
+    int fd = nc_dial(server, "getile submit");
     if (fd < 0) {
         free(dumps);
         free(token);
@@ -243,7 +113,9 @@ int cmd_submit(int argc, char **argv)
     while (!broken && (next < ndumps || have || pending > 0)) {
         while (!have && next < ndumps) {
             int i = next++;
-            if (encode_dump(dumps[i], (uint64_t)i + 1, (unsigned)threads, token, &sb) < 0) {
+            char why[512];
+            if (nc_encode_dump(dumps[i], (uint64_t)i + 1, (unsigned)threads, token, &sb, why, sizeof why) < 0) {
+                printf("FAIL %s: %s\n", dumps[i], why);
                 answered[i] = true;
                 failures++;
                 continue;
@@ -291,13 +163,13 @@ int cmd_submit(int argc, char **argv)
                 answered[i] = true;
                 pending--;
                 char out[1024];
-                out_name(dumps[i], dir, out, sizeof out);
+                nc_out_name(dumps[i], dir, ".png", out, sizeof out);
                 if (!rs->ok) {
                     printf("FAIL %s: %.*s: %.*s\n", dumps[i], (int)rs->error_code.len,
                            (const char *)rs->error_code.ptr, (int)rs->error_message.len,
                            (const char *)rs->error_message.ptr);
                     failures++;
-                } else if (!(rs->outputs & PROTO_OUT_PNG) || write_file(out, rs->png.ptr, rs->png.len) < 0) {
+                } else if (!(rs->outputs & PROTO_OUT_PNG) || nc_write_file(out, rs->png.ptr, rs->png.len) < 0) {
                     printf("FAIL %s: cannot write %s: %s\n", dumps[i], out, strerror(errno));
                     failures++;
                 } else {

@@ -19,6 +19,9 @@ static const char usage[] =
     "  info DUMP                describe a frame dump's header and records\n"
     "  fuzz                     check that every thread count and tile size renders the same\n"
     "  submit --server ADDR DUMP...  render dumps on a getiled server and write their PNGs\n"
+    "  batch --server ADDR[,...] DIR -o OUTDIR  render a directory of dumps on servers,\n"
+    "                           resumably, optionally comparing with references\n"
+    "  probe --server ADDR FILE -o OUT.png  render a raw display list described in FILE\n"
     "\n"
     "Run `getile COMMAND --help` for a command's options.\n";
 
@@ -61,6 +64,8 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "info")) return cmd_info(argc - 1, argv + 1);
     if (!strcmp(argv[1], "fuzz")) return cmd_fuzz(argc - 1, argv + 1);
     if (!strcmp(argv[1], "submit")) return cmd_submit(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "batch")) return cmd_batch(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "probe")) return cmd_probe(argc - 1, argv + 1);
     fprintf(stderr, "getile: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
 }

@@ -14,3 +14,4 @@
 #include "list_vprobe.h"
 #include "list_proto.h"
 #include "list_server.h"
+#include "list_batch.h"

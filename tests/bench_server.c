@@ -1,0 +1,357 @@
+/* Benchmark of the daemon (`make bench-server`): starts getiled on a Unix
+ * socket in /tmp and measures, over the shared dumps, the throughput
+ * (dumps/s) and the p50 / p99 request latency with 1, 4 and 16 concurrent
+ * clients (each one connection, one request at a time: a closed loop),
+ * beside the in-process time of the same dumps (parse, render, display
+ * readout, PNG encoding; one thread, as the daemon renders each job).
+ * The last lines compare the median dump's in-process time with its median
+ * latency at 1 client (the issue's target: the daemon adds at most 5%).
+ * Prints measurements only, asserts nothing, always exits 0.
+ *
+ * Usage: bench_server [DUMPS_DIR]. GETILED_BIN (default build/getiled),
+ * GETILE_BENCH_RUNS (rounds over the dumps per concurrency, default 5),
+ * GETILE_BENCH_DUMPS (at most this many dumps). It runs only with
+ * GETILE_BENCH_SERVER=1 (set by `make bench-server`), so `make bench`,
+ * which runs every tests/bench_*.c, skips it. */
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <msgpack.h>
+
+#include "bench.h"
+#include "dump.h"
+#include "ge_limits.h"
+#include "image.h"
+#include "proto.h"
+#include "render.h"
+
+#define MAX_DUMPS 512
+#define MAX_CLIENTS 16
+#define NAME_W 36
+
+struct bdump {
+    char *name, *path;
+    msgpack_sbuffer req;   /* the encoded render_dump request (id 1) */
+    double local_ms;       /* median in-process time */
+    double *lat1;          /* latencies at 1 client, one per round */
+    int nlat1;
+    bool ok;
+};
+
+static struct bdump dumps[MAX_DUMPS];
+static int ndumps, rounds;
+static char sock_path[108];
+
+/* One concurrency level's run. */
+struct run {
+    int clients;
+    int next;              /* next request index (under mu) */
+    int total;
+    double *lat;           /* per request index, ms */
+    int errors;
+    pthread_mutex_t mu;
+};
+
+static int connect_unix(const char *path)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd < 0) return -1;
+    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static int send_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Reads one response; 1 ok, 0 error response, -1 broken. */
+static int recv_one(int fd, struct proto_reader *rd, msgpack_unpacked *msg, struct proto_response *rs)
+{
+    struct gt_diag d = {0};
+    for (;;) {
+        int rc = proto_next(rd, msg, &d);
+        if (rc < 0) return -1;
+        if (rc == 1) {
+            if (proto_decode_response(&msg->data, rs, &d) < 0) return -1;
+            return rs->ok ? 1 : 0;
+        }
+        char *buf;
+        size_t cap;
+        if (proto_reader_buffer(rd, 1 << 16, &buf, &cap) < 0) return -1;
+        ssize_t n = recv(fd, buf, cap, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return -1;
+        proto_reader_consumed(rd, (size_t)n);
+    }
+}
+
+static void *client_main(void *arg)
+{
+    struct run *r = arg;
+    int fd = connect_unix(sock_path);
+    struct proto_reader rd;
+    msgpack_unpacked msg;
+    struct proto_response *rs = malloc(sizeof *rs);
+    if (fd < 0 || !rs || proto_reader_init(&rd, 0) < 0) {
+        pthread_mutex_lock(&r->mu);
+        r->errors++;
+        pthread_mutex_unlock(&r->mu);
+        if (fd >= 0) close(fd);
+        free(rs);
+        return NULL;
+    }
+    msgpack_unpacked_init(&msg);
+    for (;;) {
+        pthread_mutex_lock(&r->mu);
+        int i = r->next < r->total ? r->next++ : -1;
+        pthread_mutex_unlock(&r->mu);
+        if (i < 0) break;
+        struct bdump *b = &dumps[i % ndumps];
+        double t0 = bench_now_ns();
+        int ok = send_all(fd, b->req.data, b->req.size) == 0 ? recv_one(fd, &rd, &msg, rs) : -1;
+        r->lat[i] = (bench_now_ns() - t0) / 1e6;
+        if (ok != 1) {
+            pthread_mutex_lock(&r->mu);
+            r->errors++;
+            pthread_mutex_unlock(&r->mu);
+            if (ok < 0) break;
+        }
+    }
+    msgpack_unpacked_destroy(&msg);
+    proto_reader_free(&rd);
+    free(rs);
+    close(fd);
+    return NULL;
+}
+
+static double pct(double *v, int n, double p)
+{
+    if (n <= 0) return 0;
+    qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
+    int k = (int)(p * (n - 1) + 0.5);
+    return v[k];
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(((const struct bdump *)a)->name, ((const struct bdump *)b)->name);
+}
+
+static double local_once(const struct dump *dp, int *err)
+{
+    static uint8_t img[(size_t)GT_IMAGE_STRIDE * GT_DISPLAY_HEIGHT * 4];
+    struct gt_render *r = malloc(sizeof *r);
+    struct gt_diag d = {0};
+    double t0 = bench_now_ns();
+    if (!r || gt_render_init(r, &d) < 0) {
+        *err = 1;
+        free(r);
+        return 0;
+    }
+    if (gt_render_replay(r, dp, 0, &d) < 0) *err = 1;
+    gt_render_display_rgba(r, img, false);
+    uint8_t *png = NULL;
+    size_t len;
+    if (gt_png_encode(img, GT_IMAGE_STRIDE, GT_DISPLAY_HEIGHT, &png, &len, &d) < 0) *err = 1;
+    double ms = (bench_now_ns() - t0) / 1e6;
+    free(png);
+    gt_render_free(r);
+    free(r);
+    return ms;
+}
+
+int main(int argc, char **argv)
+{
+    const char *on = getenv("GETILE_BENCH_SERVER");
+    if (!on || strcmp(on, "1") != 0) {
+        printf("bench_server: skipped (run `make bench-server`, or set GETILE_BENCH_SERVER=1)\n");
+        return 0;
+    }
+    const char *dir = argc > 1 && argv[1][0] ? argv[1] : NULL;
+    const char *cands[] = {"../shared/frametests/dumps", "../../shared/frametests/dumps",
+                           "/work/shared/frametests/dumps"};
+    for (size_t i = 0; !dir && i < sizeof cands / sizeof cands[0]; i++)
+        if (access(cands[i], R_OK) == 0) dir = cands[i];
+    const char *bin = getenv("GETILED_BIN");
+    if (!bin || !*bin) bin = "build/getiled";
+    if (!dir || access(bin, X_OK) != 0) {
+        printf("bench_server: skipped (%s)\n", !dir ? "no shared dumps directory" : "no getiled binary; set GETILED_BIN");
+        return 0;
+    }
+    const char *rs_env = getenv("GETILE_BENCH_RUNS"), *nd_env = getenv("GETILE_BENCH_DUMPS");
+    rounds = rs_env && atoi(rs_env) > 0 ? atoi(rs_env) : 5;
+    int max_dumps = nd_env && atoi(nd_env) > 0 ? atoi(nd_env) : MAX_DUMPS;
+
+    DIR *dh = opendir(dir);
+    if (!dh) {
+        printf("bench_server: cannot open %s\n", dir);
+        return 0;
+    }
+    struct dirent *de;
+    while ((de = readdir(dh)) && ndumps < MAX_DUMPS) {
+        size_t n = strlen(de->d_name);
+        if (de->d_name[0] == '.' ||
+            !((n > 4 && !strcasecmp(de->d_name + n - 4, ".zip")) || (n > 6 && !strcasecmp(de->d_name + n - 6, ".ppdmp"))))
+            continue;
+        struct bdump *b = &dumps[ndumps++];
+        b->name = strdup(de->d_name);
+        size_t pl = strlen(dir) + n + 2;
+        b->path = malloc(pl);
+        snprintf(b->path, pl, "%s/%s", dir, de->d_name);
+    }
+    closedir(dh);
+    qsort(dumps, (size_t)ndumps, sizeof *dumps, cmp_name);
+    if (ndumps > max_dumps) ndumps = max_dumps;
+
+    /* In-process times, and the requests. */
+    int nok = 0;
+    for (int i = 0; i < ndumps; i++) {
+        struct bdump *b = &dumps[i];
+        struct gt_diag d = {0};
+        uint8_t *bytes;
+        size_t len;
+        struct dump dp;
+        msgpack_sbuffer_init(&b->req);
+        if (gt_read_file(b->path, GT_DUMP_MAX_FILE, &bytes, &len, &d) < 0) continue;
+        struct proto_request *rq = malloc(sizeof *rq);
+        proto_request_init(rq, PROTO_OP_RENDER_DUMP, 1);
+        rq->dump = (struct proto_bytes){bytes, (uint32_t)len};
+        msgpack_packer pk;
+        msgpack_packer_init(&pk, &b->req, msgpack_sbuffer_write);
+        int rc = proto_encode_request(&pk, rq);
+        free(rq);
+        free(bytes);
+        if (rc < 0 || dump_load_file(b->path, &dp, &d) < 0) continue;
+        double t[101];
+        int err = 0, n = rounds > 101 ? 101 : rounds;
+        for (int k = 0; k < n; k++) t[k] = local_once(&dp, &err);
+        dump_free(&dp);
+        b->local_ms = bench_median(t, (size_t)n);
+        b->ok = !err;
+        b->lat1 = calloc((size_t)rounds, sizeof *b->lat1);
+        if (b->ok) dumps[nok++] = *b; /* keep only dumps that render */
+    }
+    ndumps = nok;
+    if (!ndumps) {
+        printf("bench_server: no dump of %s renders\n", dir);
+        return 0;
+    }
+
+    /* The daemon. */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    if (ncpu < 1) ncpu = 1;
+    char threads[24], listen[140];
+    snprintf(threads, sizeof threads, "%ld", ncpu);
+    snprintf(sock_path, sizeof sock_path, "/tmp/bench-getiled-%ld.sock", (long)getpid());
+    snprintf(listen, sizeof listen, "unix:%s", sock_path);
+    pid_t parent = getpid();
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(127);
+        if (!freopen("/dev/null", "w", stderr)) _exit(127);
+        execl(bin, "getiled", "--listen", listen, "--threads", threads, (char *)NULL);
+        _exit(127);
+    }
+    int up = 0;
+    for (int w = 0; w < 10000 && !up; w += 20) {
+        int fd = connect_unix(sock_path);
+        if (fd >= 0) {
+            close(fd);
+            up = 1;
+        } else {
+            usleep(20000);
+        }
+    }
+    if (!up) {
+        printf("bench_server: getiled (%s) did not start\n", bin);
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        return 0;
+    }
+
+    printf("getiled benchmark: %d dumps from %s, %d rounds each, daemon --threads %ld (one thread per job)\n\n",
+           ndumps, dir, rounds, ncpu);
+    printf("%-8s %10s %10s %10s %10s %7s\n", "clients", "requests", "dumps/s", "p50 ms", "p99 ms", "errors");
+    const int levels[] = {1, 4, 16};
+    double one_client_p50 = 0;
+    for (size_t li = 0; li < sizeof levels / sizeof levels[0]; li++) {
+        struct run r = {.clients = levels[li], .total = ndumps * rounds};
+        pthread_mutex_init(&r.mu, NULL);
+        r.lat = calloc((size_t)r.total, sizeof *r.lat);
+        pthread_t th[MAX_CLIENTS];
+        double t0 = bench_now_ns();
+        for (int c = 0; c < r.clients; c++) pthread_create(&th[c], NULL, client_main, &r);
+        for (int c = 0; c < r.clients; c++) pthread_join(th[c], NULL);
+        double el = (bench_now_ns() - t0) / 1e9;
+        if (r.clients == 1)
+            for (int i = 0; i < r.total; i++) dumps[i % ndumps].lat1[i / ndumps] = r.lat[i];
+        double p50 = pct(r.lat, r.total, 0.5), p99 = pct(r.lat, r.total, 0.99);
+        if (r.clients == 1) one_client_p50 = p50;
+        printf("%-8d %10d %10.1f %10.2f %10.2f %7d\n", r.clients, r.total, r.total / el, p50, p99, r.errors);
+        free(r.lat);
+        pthread_mutex_destroy(&r.mu);
+    }
+
+    /* Per dump: in-process vs 1 client. */
+    printf("\n%-*s %12s %12s %8s\n", NAME_W, "dump", "local ms", "1-client ms", "added");
+    double *loc = calloc((size_t)ndumps, sizeof *loc), *rem = calloc((size_t)ndumps, sizeof *rem);
+    double total_local = 0;
+    int median_i = 0;
+    for (int i = 0; i < ndumps; i++) {
+        struct bdump *b = &dumps[i];
+        double m = bench_median(b->lat1, (size_t)rounds);
+        loc[i] = b->local_ms;
+        rem[i] = m;
+        total_local += b->local_ms;
+        printf("%-*.*s %12.2f %12.2f %7.1f%%\n", NAME_W, NAME_W, b->name, b->local_ms, m,
+               b->local_ms > 0 ? 100.0 * (m - b->local_ms) / b->local_ms : 0.0);
+    }
+    /* the median dump by in-process time */
+    for (int i = 0; i < ndumps; i++) {
+        int below = 0;
+        for (int k = 0; k < ndumps; k++) below += loc[k] < loc[i];
+        if (below == (ndumps - 1) / 2) {
+            median_i = i;
+            break;
+        }
+    }
+    printf("\nin-process: %.1f dumps/s serially (one thread), median dump %.2f ms\n", ndumps / (total_local / 1e3),
+           bench_median(loc, (size_t)ndumps));
+    printf("median dump (%s): local %.2f ms, 1 client %.2f ms: the daemon adds %.1f%% (target: at most 5%%)\n",
+           dumps[median_i].name, dumps[median_i].local_ms, rem[median_i],
+           dumps[median_i].local_ms > 0 ? 100.0 * (rem[median_i] - dumps[median_i].local_ms) / dumps[median_i].local_ms
+                                        : 0.0);
+    printf("1-client p50 over all requests: %.2f ms\n", one_client_p50);
+    free(loc);
+    free(rem);
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+    unlink(sock_path);
+    return 0;
+}
