@@ -240,20 +240,31 @@ gefloat gemath_mul(gefloat a, gefloat b)
     return pack(sign, e - 127 + (int32_t)hi, p >> (15 + hi));
 }
 
-gefloat gemath_add(gefloat a, gefloat b)
+/* The alignment the adder (§1) and the curve lerp (§4) share: both
+ * operands (read through canon) as signed integers in units of the ulp
+ * 2^(e - 142) of the larger exponent e, truncated toward zero; returns e. */
+static inline int32_t align_pair(gefloat a, gefloat b, int32_t *A, int32_t *B)
 {
     if (is_exp255(a) | is_exp255(b)) {
         a = canon(a);
         b = canon(b);
     }
     int32_t ea = (int32_t)((a >> 23) & 0xFFu), eb = (int32_t)((b >> 23) & 0xFFu);
-    /* §1: no guard bits. The larger magnitude has the larger (or equal)
-     * exponent e; both operands are truncated to its ulp 2^(e-142). */
     int32_t e = ea > eb ? ea : eb;
     uint32_t da = (uint32_t)(e - ea), db = (uint32_t)(e - eb);
     da = da < 31 ? da : 31; /* a 16-bit significand shifted by >= 16 is 0 */
     db = db < 31 ? db : 31;
-    int32_t s = with_sign(sig16(a) >> da, a >> 31) + with_sign(sig16(b) >> db, b >> 31);
+    *A = with_sign(sig16(a) >> da, a >> 31);
+    *B = with_sign(sig16(b) >> db, b >> 31);
+    return e;
+}
+
+gefloat gemath_add(gefloat a, gefloat b)
+{
+    /* §1: no guard bits. The larger magnitude has the larger (or equal)
+     * exponent e; both operands are truncated to its ulp first. */
+    int32_t A, B, e = align_pair(a, b, &A, &B);
+    int32_t s = A + B;
     if (s == 0) return GEMATH_ZERO;
     return pack_signed(s, e);
 }
@@ -558,19 +569,9 @@ gefloat gemath_lerp(gefloat a, gefloat b, unsigned k)
     /* §4: the end points pass through untouched. */
     if (k == 0) return canon(a);
     if (k >= 256) return canon(b);
-    if (is_exp255(a) | is_exp255(b)) {
-        a = canon(a);
-        b = canon(b);
-    }
-    int32_t ea = (int32_t)((a >> 23) & 0xFFu), eb = (int32_t)((b >> 23) & 0xFFu);
     /* Block floating point at the larger exponent e: 16-bit integers in
      * units of 2^(e-142), truncated toward zero. */
-    int32_t e = ea > eb ? ea : eb;
-    uint32_t da = (uint32_t)(e - ea), db = (uint32_t)(e - eb);
-    da = da < 31 ? da : 31;
-    db = db < 31 ? db : 31;
-    int32_t A = with_sign(sig16(a) >> da, a >> 31);
-    int32_t B = with_sign(sig16(b) >> db, b >> 31);
+    int32_t A, B, e = align_pair(a, b, &A, &B);
     /* |B - A| < 2^17 and k < 256, so the product fits comfortably. */
     int32_t r = A + floor_div256((B - A) * (int32_t)k);
     if (r == 0) return GEMATH_ZERO;
