@@ -109,6 +109,35 @@ int test_system(const char *fmt, ...)
     return WEXITSTATUS(st);
 }
 
+char test_out_text[1 << 16], test_err_text[1 << 16];
+
+size_t test_read_text(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    size_t n = 0;
+    if (f) {
+        n = fread(buf, 1, cap - 1, f);
+        fclose(f);
+    }
+    buf[n] = 0;
+    return n;
+}
+
+int test_getile(const char *fmt, ...)
+{
+    char args[3000], o[512], e[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(o, sizeof o, "%s/stdout.txt", test_tmpdir());
+    snprintf(e, sizeof e, "%s/stderr.txt", test_tmpdir());
+    int st = test_system("'%s' %s >'%s' 2>'%s'", test_getile_bin(), args, o, e);
+    test_read_text(o, test_out_text, sizeof test_out_text);
+    test_read_text(e, test_err_text, sizeof test_err_text);
+    return st;
+}
+
 static int selected(const char *name, int argc, char **argv, int first)
 {
     if (first >= argc) return 1;

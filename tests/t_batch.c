@@ -83,41 +83,6 @@ static void stop_daemon(pid_t pid)
     waitpid(pid, &st, 0);
 }
 
-static char out_text[1 << 16], err_text[1 << 16];
-
-static size_t read_all(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = 0;
-    if (f) {
-        n = fread(buf, 1, cap - 1, f);
-        fclose(f);
-    }
-    buf[n] = 0;
-    return n;
-}
-
-/* Runs getile ARGS; exit status, output in out_text / err_text. */
-static int getile(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int getile(const char *fmt, ...)
-{
-    char args[3000], o[512], e[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(o, sizeof o, "%s/stdout.txt", test_tmpdir());
-    snprintf(e, sizeof e, "%s/stderr.txt", test_tmpdir());
-    int st = test_system("'%s' %s >'%s' 2>'%s'", test_getile_bin(), args, o, e);
-    read_all(o, out_text, sizeof out_text);
-    read_all(e, err_text, sizeof err_text);
-    return st;
-}
-
-#define CHECK_RUN(st, want)                                                                            \
-    CHECK_MSG((st) == (want), "exit status %d, expected %d\nstdout: %s\nstderr: %s", (st), (want), out_text, \
-              err_text)
-
 static uint8_t *slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -155,7 +120,7 @@ static const char *expected_png(void)
 {
     static char path[512];
     snprintf(path, sizeof path, "%s/expected.png", test_tmpdir());
-    if (!exists(path)) CHECK_EQ_I(getile("render " SAMPLE " -o '%s'", path), 0);
+    if (!exists(path)) CHECK_EQ_I(test_getile("render " SAMPLE " -o '%s'", path), 0);
     return path;
 }
 
@@ -184,7 +149,7 @@ TEST(batch_renders_and_reports_bad_dump)
     const char *names[] = {"one.ppdmp", "two.PPDMP", "broken.ppdmp!", "notes.txt", NULL};
     const char *dir = make_dir("dumps", names);
     snprintf(out, sizeof out, "%s/out", test_tmpdir());
-    int st = getile("batch --server unix:%s '%s' -o '%s'", sock, dir, out);
+    int st = test_getile("batch --server unix:%s '%s' -o '%s'", sock, dir, out);
     CHECK_RUN(st, 1);
     snprintf(p, sizeof p, "%s/one.png", out);
     check_same_file(p, want);
@@ -194,14 +159,14 @@ TEST(batch_renders_and_reports_bad_dump)
     CHECK_MSG(!exists(p), "a PNG was written for the corrupt dump");
     snprintf(p, sizeof p, "%s/notes.png", out);
     CHECK(!exists(p));
-    CHECK_MSG(strstr(out_text, "FAIL") && strstr(out_text, "broken.ppdmp"), "no FAIL line for the corrupt dump: %s",
-              out_text);
-    CHECK_MSG(strstr(out_text, "2 rendered") && strstr(out_text, "1 failed"), "summary: %s", out_text);
+    CHECK_MSG(strstr(test_out_text, "FAIL") && strstr(test_out_text, "broken.ppdmp"), "no FAIL line for the corrupt dump: %s",
+              test_out_text);
+    CHECK_MSG(strstr(test_out_text, "2 rendered") && strstr(test_out_text, "1 failed"), "summary: %s", test_out_text);
     /* the good ones alone: exit 0, and more jobs than dumps */
     const char *good[] = {"a.ppdmp", "b.ppdmp", "c.ppdmp", NULL};
     dir = make_dir("good", good);
     snprintf(out, sizeof out, "%s/out-good", test_tmpdir());
-    CHECK_RUN(getile("batch --server unix:%s '%s' -o '%s' --jobs 1 --threads 1", sock, dir, out), 0);
+    CHECK_RUN(test_getile("batch --server unix:%s '%s' -o '%s' --jobs 1 --threads 1", sock, dir, out), 0);
     snprintf(p, sizeof p, "%s/c.png", out);
     check_same_file(p, want);
     stop_daemon(d);
@@ -215,7 +180,7 @@ TEST(batch_resume_skips_existing)
     const char *names[] = {"a.ppdmp", "b.ppdmp", "c.ppdmp", NULL};
     const char *dir = make_dir("dumps", names);
     snprintf(out, sizeof out, "%s/out", test_tmpdir());
-    CHECK_RUN(getile("batch --server unix:%s '%s' -o '%s'", sock, dir, out), 0);
+    CHECK_RUN(test_getile("batch --server unix:%s '%s' -o '%s'", sock, dir, out), 0);
     /* a.png doctored (must stay: resuming never redoes it), b.png removed */
     snprintf(p, sizeof p, "%s/a.png", out);
     FILE *f = fopen(p, "wb");
@@ -224,18 +189,18 @@ TEST(batch_resume_skips_existing)
     fclose(f);
     snprintf(p, sizeof p, "%s/b.png", out);
     CHECK(unlink(p) == 0);
-    CHECK_RUN(getile("batch --server unix:%s '%s' -o '%s'", sock, dir, out), 0);
+    CHECK_RUN(test_getile("batch --server unix:%s '%s' -o '%s'", sock, dir, out), 0);
     check_same_file(p, want);
     snprintf(p, sizeof p, "%s/a.png", out);
     size_t n = 0;
     uint8_t *m = slurp(p, &n);
     CHECK(m && n == 6 && !memcmp(m, "marker", 6));
     free(m);
-    CHECK_MSG(strstr(err_text, "2 skipped") && strstr(out_text, "1 rendered, 2 skipped"), "stdout: %s\nstderr: %s",
-              out_text, err_text);
+    CHECK_MSG(strstr(test_err_text, "2 skipped") && strstr(test_out_text, "1 rendered, 2 skipped"), "stdout: %s\nstderr: %s",
+              test_out_text, test_err_text);
     /* everything there: nothing to render, no server needed */
-    CHECK_RUN(getile("batch --server unix:%s/nowhere.sock '%s' -o '%s'", test_tmpdir(), dir, out), 0);
-    CHECK(strstr(out_text, "3 skipped"));
+    CHECK_RUN(test_getile("batch --server unix:%s/nowhere.sock '%s' -o '%s'", test_tmpdir(), dir, out), 0);
+    CHECK(strstr(test_out_text, "3 skipped"));
     stop_daemon(d);
 }
 
@@ -251,8 +216,8 @@ TEST(batch_ref_compare_and_report)
     /* PPSSPP's name for one, the plain name for the other */
     CHECK_EQ_I(test_system("cp '%s' '%s/a-soft.png' && cp '%s' '%s/b.png'", want, ref, want, ref), 0);
     snprintf(out, sizeof out, "%s/out", test_tmpdir());
-    CHECK_RUN(getile("batch --server unix:%s '%s' -o '%s' --ref '%s'", sock, dir, out, ref), 0);
-    CHECK_MSG(strstr(out_text, "0 over"), "stdout: %s", out_text);
+    CHECK_RUN(test_getile("batch --server unix:%s '%s' -o '%s' --ref '%s'", sock, dir, out, ref), 0);
+    CHECK_MSG(strstr(test_out_text, "0 over"), "stdout: %s", test_out_text);
     snprintf(p, sizeof p, "%s/report.html", out);
     CHECK(exists(p));
     snprintf(p, sizeof p, "%s/a-diff.png", out);
@@ -267,9 +232,9 @@ TEST(batch_ref_compare_and_report)
     CHECK(gt_png_write_file(p, img.rgba, img.w, img.h, &dg) == 0);
     gt_image_free(&img);
     snprintf(out, sizeof out, "%s/out2", test_tmpdir());
-    CHECK_RUN(getile("batch --server unix:%s '%s' -o '%s' --ref '%s'", sock, dir, out, ref), 1);
-    CHECK_MSG(strstr(out_text, "OVER") && strstr(out_text, "b.ppdmp") && strstr(out_text, "10 differing"),
-              "stdout: %s", out_text);
+    CHECK_RUN(test_getile("batch --server unix:%s '%s' -o '%s' --ref '%s'", sock, dir, out, ref), 1);
+    CHECK_MSG(strstr(test_out_text, "OVER") && strstr(test_out_text, "b.ppdmp") && strstr(test_out_text, "10 differing"),
+              "stdout: %s", test_out_text);
     snprintf(p, sizeof p, "%s/report.html", out);
     size_t n = 0;
     char *html = (char *)slurp(p, &n);
@@ -283,12 +248,12 @@ TEST(batch_ref_compare_and_report)
     snprintf(p, sizeof p, "%s/b-diff.png", out);
     CHECK(exists(p));
     /* a generous limit accepts it; the run resumes (nothing rendered) */
-    CHECK_RUN(getile("batch --server unix:%s '%s' -o '%s' --ref '%s' --max-mse 1000", sock, dir, out, ref), 0);
+    CHECK_RUN(test_getile("batch --server unix:%s '%s' -o '%s' --ref '%s' --max-mse 1000", sock, dir, out, ref), 0);
     /* a missing reference counts against the run */
     snprintf(p, sizeof p, "%s/a-soft.png", ref);
     CHECK(unlink(p) == 0);
-    CHECK_RUN(getile("batch --server unix:%s '%s' -o '%s' --ref '%s' --max-mse 1000", sock, dir, out, ref), 1);
-    CHECK(strstr(out_text, "no reference"));
+    CHECK_RUN(test_getile("batch --server unix:%s '%s' -o '%s' --ref '%s' --max-mse 1000", sock, dir, out, ref), 1);
+    CHECK(strstr(test_out_text, "no reference"));
     stop_daemon(d);
 }
 
@@ -331,25 +296,25 @@ TEST(batch_retry_when_server_killed)
         waited += 20;
     }
     waitpid(a, NULL, 0);
-    read_all(o, out_text, sizeof out_text);
-    read_all(e, err_text, sizeof err_text);
+    test_read_text(o, test_out_text, sizeof test_out_text);
+    test_read_text(e, test_err_text, sizeof test_err_text);
     CHECK_RUN(WIFEXITED(st) ? WEXITSTATUS(st) : -1, 0);
     for (int i = 0; i < N; i++) {
         snprintf(p, sizeof p, "%s/d%02d.png", out, i);
         check_same_file(p, want);
     }
-    CHECK_MSG(strstr(err_text, s1), "the lost server is not named: %s", err_text);
+    CHECK_MSG(strstr(test_err_text, s1), "the lost server is not named: %s", test_err_text);
     stop_daemon(b);
 }
 
 TEST(batch_help_and_usage_errors)
 {
-    CHECK_RUN(getile("batch --help"), 0);
+    CHECK_RUN(test_getile("batch --help"), 0);
     const char *must[] = {"--server", "--ref", "--jobs", "--max-mse", "--threads", "-soft.png", "report.html",
                           "retried once", "Exit status", NULL};
-    for (int i = 0; must[i]; i++) CHECK_MSG(strstr(out_text, must[i]), "--help does not mention %s", must[i]);
-    CHECK_RUN(getile("--help"), 0);
-    CHECK(strstr(out_text, "batch") && strstr(out_text, "probe"));
+    for (int i = 0; must[i]; i++) CHECK_MSG(strstr(test_out_text, must[i]), "--help does not mention %s", must[i]);
+    CHECK_RUN(test_getile("--help"), 0);
+    CHECK(strstr(test_out_text, "batch") && strstr(test_out_text, "probe"));
     char dir[600];
     snprintf(dir, sizeof dir, "%s", test_tmpdir());
     const char *bad[] = {
@@ -372,13 +337,13 @@ TEST(batch_help_and_usage_errors)
     for (int i = 0; bad[i]; i++) {
         char args[2000];
         snprintf(args, sizeof args, bad[i], dir, dir);
-        int st = getile("%s", args);
-        CHECK_MSG(st == 2, "getile %s: exit %d, expected 2\nstderr: %s", args, st, err_text);
-        CHECK_MSG(err_text[0], "getile %s: no message", args);
+        int st = test_getile("%s", args);
+        CHECK_MSG(st == 2, "getile %s: exit %d, expected 2\nstderr: %s", args, st, test_err_text);
+        CHECK_MSG(test_err_text[0], "getile %s: no message", args);
     }
-    CHECK_RUN(getile("probe --help"), 0);
-    CHECK(strstr(out_text, "word") && strstr(out_text, "display"));
-    CHECK_RUN(getile("probe"), 2);
+    CHECK_RUN(test_getile("probe --help"), 0);
+    CHECK(strstr(test_out_text, "word") && strstr(test_out_text, "display"));
+    CHECK_RUN(test_getile("probe"), 2);
 }
 
 /* A python3 that has msgpack (the PATH's, then Debian's), or NULL. */
@@ -403,9 +368,9 @@ TEST(batch_python_example)
     snprintf(o, sizeof o, "%s/py.txt", test_tmpdir());
     int st = test_system("PYTHONDONTWRITEBYTECODE=1 %s clients/python/example_batch.py --server unix:%s '%s' -o '%s' --window 2 >'%s' 2>&1", py,
                          sock, dir, out, o);
-    read_all(o, out_text, sizeof out_text);
-    CHECK_MSG(st == 1, "example_batch.py exit %d (expected 1: one corrupt dump)\n%s", st, out_text);
-    CHECK_MSG(strstr(out_text, "FAIL z.ppdmp: truncated"), "output: %s", out_text);
+    test_read_text(o, test_out_text, sizeof test_out_text);
+    CHECK_MSG(st == 1, "example_batch.py exit %d (expected 1: one corrupt dump)\n%s", st, test_out_text);
+    CHECK_MSG(strstr(test_out_text, "FAIL z.ppdmp: truncated"), "output: %s", test_out_text);
     snprintf(p, sizeof p, "%s/x.png", out);
     check_same_file(p, want);
     snprintf(p, sizeof p, "%s/y.png", out);
@@ -425,8 +390,8 @@ TEST(batch_python_example)
                      "assert c.stats()['completed'] >= 3\n"
                      "\" >'%s' 2>&1",
                      py, sock, want, o);
-    read_all(o, out_text, sizeof out_text);
-    CHECK_MSG(st == 0, "getile_client calls failed (%d): %s", st, out_text);
+    test_read_text(o, test_out_text, sizeof test_out_text);
+    CHECK_MSG(st == 0, "getile_client calls failed (%d): %s", st, test_out_text);
     stop_daemon(d);
 }
 
@@ -455,13 +420,13 @@ TEST(probe_renders_list)
           fp);
     fclose(fp);
     snprintf(out, sizeof out, "%s/probe.png", test_tmpdir());
-    int st = getile("probe --server unix:%s '%s' -o '%s'", sock, f, out);
+    int st = test_getile("probe --server unix:%s '%s' -o '%s'", sock, f, out);
     CHECK_RUN(st, 0);
     struct gt_image img;
     struct gt_diag dg = {0};
     CHECK(gt_png_read_file(out, &img, &dg) == 0);
     CHECK_EQ_I(img.w, 512);
-    CHECK_MSG(strstr(out_text, "200 pixels"), "stdout: %s", out_text);
+    CHECK_MSG(strstr(test_out_text, "200 pixels"), "stdout: %s", test_out_text);
     const uint8_t *in = img.rgba + ((size_t)15 * img.w + 20) * 4, *outside = img.rgba + ((size_t)5 * img.w + 5) * 4;
     CHECK_EQ_U(in[0], 0xff);
     CHECK_EQ_U(in[1], 0);
@@ -472,7 +437,7 @@ TEST(probe_renders_list)
     fp = fopen(f, "w");
     fputs("pc 0x08800000\nword 0x01\n", fp);
     fclose(fp);
-    CHECK_RUN(getile("probe --server unix:%s '%s' -o '%s'", sock, f, out), 2);
-    CHECK_MSG(strstr(err_text, ":2:"), "stderr: %s", err_text);
+    CHECK_RUN(test_getile("probe --server unix:%s '%s' -o '%s'", sock, f, out), 2);
+    CHECK_MSG(strstr(test_err_text, ":2:"), "stderr: %s", test_err_text);
     stop_daemon(d);
 }

@@ -17,7 +17,6 @@
 
 /* --- Helpers ------------------------------------------------------------ */
 
-static char out_text[1 << 16], err_text[1 << 16];
 
 static void *xmalloc(size_t n)
 {
@@ -37,36 +36,6 @@ static const char *tmp_path(const char *name)
     return p;
 }
 
-static size_t read_text(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = 0;
-    if (f) {
-        n = fread(buf, 1, cap - 1, f);
-        fclose(f);
-    }
-    buf[n] = 0;
-    return n;
-}
-
-/* Runs getile with the given arguments (already shell-quoted where needed);
- * returns its exit status, with its output in out_text and err_text. */
-static int getile(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int getile(const char *fmt, ...)
-{
-    char args[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    static char o[512], e[512];
-    snprintf(o, sizeof o, "%s/stdout.txt", test_tmpdir());
-    snprintf(e, sizeof e, "%s/stderr.txt", test_tmpdir());
-    int st = test_system("'%s' %s >'%s' 2>'%s'", test_getile_bin(), args, o, e);
-    read_text(o, out_text, sizeof out_text);
-    read_text(e, err_text, sizeof err_text);
-    return st;
-}
 
 static int count_lines(const char *s)
 {
@@ -77,17 +46,12 @@ static int count_lines(const char *s)
 }
 
 
-/* Exit status and output of the last run, with both streams on failure. */
-#define CHECK_RUN(st, want)                                                                  \
-    CHECK_MSG((st) == (want), "exit status %d, expected %d\nstdout: %s\nstderr: %s", (st), (want), \
-              out_text, err_text)
-
 /* stderr is exactly one line and names the problem. */
 #define CHECK_ONE_LINE_ERROR(phrase)                                                                   \
     do {                                                                                               \
-        CHECK_MSG(count_lines(err_text) == 1 && err_text[strlen(err_text) - 1] == '\n',                \
-                  "stderr is not one line: \"%s\"", err_text);                                         \
-        CHECK_MSG(test_contains_ci(err_text, (phrase)), "stderr \"%s\" does not say \"%s\"", err_text, (phrase)); \
+        CHECK_MSG(count_lines(test_err_text) == 1 && test_err_text[strlen(test_err_text) - 1] == '\n',                \
+                  "stderr is not one line: \"%s\"", test_err_text);                                         \
+        CHECK_MSG(test_contains_ci(test_err_text, (phrase)), "stderr \"%s\" does not say \"%s\"", test_err_text, (phrase)); \
     } while (0)
 
 static int file_exists(const char *path)
@@ -168,69 +132,69 @@ TEST(cli_help)
     static const char *const cmds[] = {"--help", "-h", "render --help", "compare --help", "info --help",
                                        "render -h", "help"};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
-        int st = getile("%s", cmds[i]);
+        int st = test_getile("%s", cmds[i]);
         CHECK_MSG(st == 0, "getile %s: exit %d", cmds[i], st);
-        CHECK_MSG(test_contains_ci(out_text, "usage"), "getile %s printed no usage: \"%s\"", cmds[i], out_text);
-        CHECK_MSG(err_text[0] == 0, "getile %s wrote to stderr: \"%s\"", cmds[i], err_text);
+        CHECK_MSG(test_contains_ci(test_out_text, "usage"), "getile %s printed no usage: \"%s\"", cmds[i], test_out_text);
+        CHECK_MSG(test_err_text[0] == 0, "getile %s wrote to stderr: \"%s\"", cmds[i], test_err_text);
     }
     /* Each command's help names its own options. */
-    getile("render --help");
-    CHECK(strstr(out_text, "--depth-out") && strstr(out_text, "--replay-end") && strstr(out_text, "--threads"));
-    getile("compare --help");
-    CHECK(strstr(out_text, "--max-mse") && strstr(out_text, "--diff"));
+    test_getile("render --help");
+    CHECK(strstr(test_out_text, "--depth-out") && strstr(test_out_text, "--replay-end") && strstr(test_out_text, "--threads"));
+    test_getile("compare --help");
+    CHECK(strstr(test_out_text, "--max-mse") && strstr(test_out_text, "--diff"));
 }
 
 TEST(cli_usage_errors)
 {
-    int st = getile("%s", "");
+    int st = test_getile("%s", "");
     CHECK_RUN(st, 2);
-    CHECK(test_contains_ci(err_text, "usage"));
-    CHECK_EQ_I(out_text[0], 0);
+    CHECK(test_contains_ci(test_err_text, "usage"));
+    CHECK_EQ_I(test_out_text[0], 0);
 
-    st = getile("frobnicate x");
+    st = test_getile("frobnicate x");
     CHECK_RUN(st, 2);
-    CHECK_MSG(strstr(err_text, "frobnicate") != NULL, "\"%s\"", err_text);
+    CHECK_MSG(strstr(test_err_text, "frobnicate") != NULL, "\"%s\"", test_err_text);
 
     const char *dump = sample_file(), *png = tmp_path("out.png");
-    st = getile("render '%s' -o '%s' --bogus", dump, png);
+    st = test_getile("render '%s' -o '%s' --bogus", dump, png);
     CHECK_RUN(st, 2);
-    CHECK_MSG(strstr(err_text, "--bogus") != NULL, "\"%s\"", err_text);
+    CHECK_MSG(strstr(test_err_text, "--bogus") != NULL, "\"%s\"", test_err_text);
     CHECK(!file_exists(png));
 
-    st = getile("compare a.png b.png --nope");
+    st = test_getile("compare a.png b.png --nope");
     CHECK_RUN(st, 2);
-    CHECK(strstr(err_text, "--nope") != NULL);
+    CHECK(strstr(test_err_text, "--nope") != NULL);
 
     /* Missing operands and option values. */
-    CHECK_RUN(getile("render '%s'", dump), 2);
-    CHECK(test_contains_ci(err_text, "-o"));
-    CHECK_RUN(getile("render -o '%s'", png), 2);
-    CHECK_RUN(getile("render '%s' -o", dump), 2);
-    CHECK_RUN(getile("compare a.png"), 2);
-    CHECK_RUN(getile("compare a.png b.png c.png"), 2);
-    CHECK_RUN(getile("info"), 2);
-    CHECK_RUN(getile("compare a.png b.png --max-mse -1"), 2);
-    CHECK_RUN(getile("compare a.png b.png --max-mse x"), 2);
+    CHECK_RUN(test_getile("render '%s'", dump), 2);
+    CHECK(test_contains_ci(test_err_text, "-o"));
+    CHECK_RUN(test_getile("render -o '%s'", png), 2);
+    CHECK_RUN(test_getile("render '%s' -o", dump), 2);
+    CHECK_RUN(test_getile("compare a.png"), 2);
+    CHECK_RUN(test_getile("compare a.png b.png c.png"), 2);
+    CHECK_RUN(test_getile("info"), 2);
+    CHECK_RUN(test_getile("compare a.png b.png --max-mse -1"), 2);
+    CHECK_RUN(test_getile("compare a.png b.png --max-mse x"), 2);
     CHECK(!file_exists(png));
 }
 
 TEST(cli_render_option_values)
 {
     const char *dump = sample_file(), *png = tmp_path("out.png");
-    CHECK_RUN(getile("render '%s' -o '%s' --replay-end 0", dump, png), 0);
+    CHECK_RUN(test_getile("render '%s' -o '%s' --replay-end 0", dump, png), 0);
     CHECK(file_exists(png));
-    CHECK_RUN(getile("render '%s' -o '%s' --threads 4", dump, png), 0);
-    CHECK_RUN(getile("render '%s' --output '%s' --threads 1 --replay-end 1000000", dump, png), 0);
+    CHECK_RUN(test_getile("render '%s' -o '%s' --threads 4", dump, png), 0);
+    CHECK_RUN(test_getile("render '%s' --output '%s' --threads 1 --replay-end 1000000", dump, png), 0);
     static const char *const bad[] = {"--replay-end abc", "--replay-end -1", "--replay-end ''", "--replay-end 12x",
                                       "--threads abc", "--threads -4", "--replay-end"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         remove(png);
-        int st = getile("render '%s' -o '%s' %s", dump, png, bad[i]);
+        int st = test_getile("render '%s' -o '%s' %s", dump, png, bad[i]);
         CHECK_MSG(st == 2, "%s: exit %d", bad[i], st);
-        CHECK_MSG(count_lines(err_text) >= 1, "%s: no message", bad[i]);
+        CHECK_MSG(count_lines(test_err_text) >= 1, "%s: no message", bad[i]);
         char opt[32];
         snprintf(opt, sizeof opt, "%.*s", (int)strcspn(bad[i], " "), bad[i]);
-        CHECK_MSG(strstr(err_text, opt) != NULL, "%s: \"%s\" does not name %s", bad[i], err_text, opt);
+        CHECK_MSG(strstr(test_err_text, opt) != NULL, "%s: \"%s\" does not name %s", bad[i], test_err_text, opt);
         CHECK(!file_exists(png));
     }
 }
@@ -240,9 +204,9 @@ TEST(cli_render_option_values)
 TEST(cli_render_sample)
 {
     const char *dump = sample_file(), *png = tmp_path("sample.png");
-    int st = getile("render '%s' -o '%s'", dump, png);
+    int st = test_getile("render '%s' -o '%s'", dump, png);
     CHECK_RUN(st, 0);
-    CHECK_EQ_I(err_text[0], 0);
+    CHECK_EQ_I(test_err_text[0], 0);
     struct gt_image img;
     read_png(png, &img);
     CHECK_EQ_U(img.w, 512);
@@ -253,7 +217,7 @@ TEST(cli_render_sample)
 
     /* --keep-alpha: the framebuffer's own alpha (0x20 where cleared), and
      * the columns past the display transparent black. */
-    st = getile("render '%s' -o '%s' --keep-alpha", dump, png);
+    st = test_getile("render '%s' -o '%s' --keep-alpha", dump, png);
     CHECK_RUN(st, 0);
     read_png(png, &img);
     check_px(&img, 0, 0, sample_expected(0, 0, 1));
@@ -271,7 +235,7 @@ TEST(cli_render_zip)
                          "zipfile.ZIP_DEFLATED); z.write(\"sample.ppdmp\", \"dir/Game_0001.ppdmp\"); z.close()'",
                          test_tmpdir());
     if (st != 0) test_skip("python3 cannot make a zip");
-    CHECK_RUN(getile("render '%s' -o '%s'", zip, png), 0);
+    CHECK_RUN(test_getile("render '%s' -o '%s'", zip, png), 0);
     struct gt_image img;
     read_png(png, &img);
     for (unsigned y = 0; y < img.h; y += 7)
@@ -304,7 +268,7 @@ TEST(cli_render_depth_out)
     dumpb_free(&b);
     free(zbuf);
 
-    CHECK_RUN(getile("render '%s' -o '%s' --depth-out '%s'", dump, png, zf), 0);
+    CHECK_RUN(test_getile("render '%s' -o '%s' --depth-out '%s'", dump, png, zf), 0);
     static uint8_t z[8 + 480 * 272 * 2 + 16];
     FILE *f = fopen(zf, "rb");
     CHECK(f != NULL);
@@ -326,17 +290,17 @@ TEST(cli_render_depth_out)
 TEST(cli_render_bad_inputs)
 {
     const char *png = tmp_path("bad.png");
-    int st = getile("render '%s' -o '%s'", tmp_path("missing.ppdmp"), png);
+    int st = test_getile("render '%s' -o '%s'", tmp_path("missing.ppdmp"), png);
     CHECK_RUN(st, 1);
     CHECK_ONE_LINE_ERROR("cannot open");
-    CHECK(strstr(err_text, "missing.ppdmp") != NULL);
+    CHECK(strstr(test_err_text, "missing.ppdmp") != NULL);
     CHECK(!file_exists(png));
 
     uint8_t junk[5000];
     for (size_t i = 0; i < sizeof junk; i++) junk[i] = (uint8_t)(i * 7919 >> 3);
     const char *garbage = tmp_path("garbage.ppdmp");
     write_file(garbage, junk, sizeof junk);
-    CHECK_RUN(getile("render '%s' -o '%s'", garbage, png), 1);
+    CHECK_RUN(test_getile("render '%s' -o '%s'", garbage, png), 1);
     CHECK_ONE_LINE_ERROR("no PPSSPPGE magic");
     CHECK(!file_exists(png));
 
@@ -350,7 +314,7 @@ TEST(cli_render_bad_inputs)
     dumpb_free(&b);
     const char *cut = tmp_path("cut.ppdmp");
     write_file(cut, bytes, len / 2);
-    CHECK_RUN(getile("render '%s' -o '%s'", cut, png), 1);
+    CHECK_RUN(test_getile("render '%s' -o '%s'", cut, png), 1);
     CHECK_ONE_LINE_ERROR("truncated");
     CHECK(!file_exists(png));
 
@@ -359,16 +323,16 @@ TEST(cli_render_bad_inputs)
     const char *v9 = tmp_path("v9.ppdmp");
     write_file(v9, bytes, len);
     free(bytes);
-    CHECK_RUN(getile("render '%s' -o '%s'", v9, png), 1);
+    CHECK_RUN(test_getile("render '%s' -o '%s'", v9, png), 1);
     CHECK_ONE_LINE_ERROR("version 9");
 
     /* An empty file and a directory. */
     const char *empty = tmp_path("empty.ppdmp");
     write_file(empty, "", 0);
-    CHECK_RUN(getile("render '%s' -o '%s'", empty, png), 1);
-    CHECK_MSG(count_lines(err_text) == 1, "\"%s\"", err_text);
-    CHECK_RUN(getile("render '%s' -o '%s'", test_tmpdir(), png), 1);
-    CHECK_MSG(count_lines(err_text) == 1, "\"%s\"", err_text);
+    CHECK_RUN(test_getile("render '%s' -o '%s'", empty, png), 1);
+    CHECK_MSG(count_lines(test_err_text) == 1, "\"%s\"", test_err_text);
+    CHECK_RUN(test_getile("render '%s' -o '%s'", test_tmpdir(), png), 1);
+    CHECK_MSG(count_lines(test_err_text) == 1, "\"%s\"", test_err_text);
     CHECK(!file_exists(png));
 
     /* A dump whose replay fails (a list jumping out of memory). */
@@ -382,12 +346,12 @@ TEST(cli_render_bad_inputs)
     const char *jump = tmp_path("jump.ppdmp");
     write_dump_file(jump, &b.d);
     dumpb_free(&b);
-    CHECK_RUN(getile("render '%s' -o '%s'", jump, png), 1);
+    CHECK_RUN(test_getile("render '%s' -o '%s'", jump, png), 1);
     CHECK_ONE_LINE_ERROR("outside PSP memory");
     CHECK(!file_exists(png));
 
     /* An output that cannot be created. */
-    CHECK_RUN(getile("render '%s' -o '%s'", sample_file(), tmp_path("no/such/dir/out.png")), 1);
+    CHECK_RUN(test_getile("render '%s' -o '%s'", sample_file(), tmp_path("no/such/dir/out.png")), 1);
     CHECK_ONE_LINE_ERROR("no/such/dir/out.png");
 }
 
@@ -398,9 +362,9 @@ TEST(cli_compare_identical)
     uint8_t *a = pattern_image();
     const char *pa = tmp_path("a.png");
     write_png(pa, a, 512, 272);
-    CHECK_RUN(getile("compare '%s' '%s'", pa, pa), 0);
-    CHECK_MSG(strstr(out_text, "MSE 0.000000, differing pixels 0") != NULL, "\"%s\"", out_text);
-    CHECK_RUN(getile("compare '%s' '%s' --max-mse 0", pa, pa), 0);
+    CHECK_RUN(test_getile("compare '%s' '%s'", pa, pa), 0);
+    CHECK_MSG(strstr(test_out_text, "MSE 0.000000, differing pixels 0") != NULL, "\"%s\"", test_out_text);
+    CHECK_RUN(test_getile("compare '%s' '%s' --max-mse 0", pa, pa), 0);
     free(a);
 }
 
@@ -430,16 +394,16 @@ TEST(cli_compare_known_difference)
     char want[128];
     snprintf(want, sizeof want, "MSE %.6f, differing pixels 3", mse);
 
-    CHECK_RUN(getile("compare '%s' '%s'", pa, pb), 1);
-    CHECK_MSG(strstr(out_text, want) != NULL, "\"%s\" does not contain \"%s\"", out_text, want);
-    CHECK_RUN(getile("compare '%s' '%s'", pb, pa), 1);
-    CHECK_MSG(strstr(out_text, want) != NULL, "\"%s\" does not contain \"%s\"", out_text, want);
-    CHECK_RUN(getile("compare '%s' '%s' --max-mse %.9f", pa, pb, mse * 1.01), 0);
-    CHECK(strstr(out_text, want) != NULL);
-    CHECK_RUN(getile("compare '%s' '%s' --max-mse %.17g", pa, pb, mse), 0); /* "up to X": X itself passes */
-    CHECK_RUN(getile("compare '%s' '%s' --max-mse %.9f", pa, pb, mse * 0.99), 1);
-    CHECK_RUN(getile("compare '%s' '%s' --max-mse 0", pa, pb), 1);
-    CHECK_RUN(getile("compare '%s' '%s' --max-mse 0.1", pa, pb), 0);
+    CHECK_RUN(test_getile("compare '%s' '%s'", pa, pb), 1);
+    CHECK_MSG(strstr(test_out_text, want) != NULL, "\"%s\" does not contain \"%s\"", test_out_text, want);
+    CHECK_RUN(test_getile("compare '%s' '%s'", pb, pa), 1);
+    CHECK_MSG(strstr(test_out_text, want) != NULL, "\"%s\" does not contain \"%s\"", test_out_text, want);
+    CHECK_RUN(test_getile("compare '%s' '%s' --max-mse %.9f", pa, pb, mse * 1.01), 0);
+    CHECK(strstr(test_out_text, want) != NULL);
+    CHECK_RUN(test_getile("compare '%s' '%s' --max-mse %.17g", pa, pb, mse), 0); /* "up to X": X itself passes */
+    CHECK_RUN(test_getile("compare '%s' '%s' --max-mse %.9f", pa, pb, mse * 0.99), 1);
+    CHECK_RUN(test_getile("compare '%s' '%s' --max-mse 0", pa, pb), 1);
+    CHECK_RUN(test_getile("compare '%s' '%s' --max-mse 0.1", pa, pb), 0);
     free(a);
     free(b);
 }
@@ -453,13 +417,13 @@ TEST(cli_compare_ignores_columns_past_display)
     const char *pa = tmp_path("a.png"), *pb = tmp_path("b.png");
     write_png(pa, a, 512, 272);
     write_png(pb, b, 512, 272);
-    CHECK_RUN(getile("compare '%s' '%s'", pa, pb), 0);
-    CHECK_MSG(strstr(out_text, "MSE 0.000000, differing pixels 0") != NULL, "\"%s\"", out_text);
+    CHECK_RUN(test_getile("compare '%s' '%s'", pa, pb), 0);
+    CHECK_MSG(strstr(test_out_text, "MSE 0.000000, differing pixels 0") != NULL, "\"%s\"", test_out_text);
     /* Column 479 does count. */
     b[(7 * 512 + 479) * 4] ^= 1;
     write_png(pb, b, 512, 272);
-    CHECK_RUN(getile("compare '%s' '%s'", pa, pb), 1);
-    CHECK(strstr(out_text, "differing pixels 1") != NULL);
+    CHECK_RUN(test_getile("compare '%s' '%s'", pa, pb), 1);
+    CHECK(strstr(test_out_text, "differing pixels 1") != NULL);
     free(a);
     free(b);
 }
@@ -472,7 +436,7 @@ TEST(cli_compare_diff_image)
     const char *pa = tmp_path("a.png"), *pb = tmp_path("b.png"), *pd = tmp_path("d.png");
     write_png(pa, a, 512, 272);
     write_png(pb, b, 512, 272);
-    CHECK_RUN(getile("compare '%s' '%s' --diff '%s'", pa, pb, pd), 1);
+    CHECK_RUN(test_getile("compare '%s' '%s' --diff '%s'", pa, pb, pd), 1);
     struct gt_image d;
     read_png(pd, &d);
     CHECK_EQ_U(d.w, 512);
@@ -486,7 +450,7 @@ TEST(cli_compare_diff_image)
         }
     gt_image_free(&d);
     /* Identical images: a diff with nothing marked. */
-    CHECK_RUN(getile("compare '%s' '%s' --diff '%s'", pa, pa, pd), 0);
+    CHECK_RUN(test_getile("compare '%s' '%s' --diff '%s'", pa, pa, pd), 0);
     read_png(pd, &d);
     for (size_t i = 0; i < (size_t)512 * 272; i++) CHECK(!d.rgba[i * 4] && !d.rgba[i * 4 + 1] && !d.rgba[i * 4 + 2]);
     gt_image_free(&d);
@@ -500,12 +464,12 @@ TEST(cli_compare_bad_inputs)
     const char *pa = tmp_path("a.png"), *ps = tmp_path("small.png"), *pn = tmp_path("notpng.png");
     write_png(pa, a, 512, 272);
     write_png(ps, a, 480, 272); /* a different size (rows re-cut; content does not matter) */
-    CHECK_RUN(getile("compare '%s' '%s'", pa, ps), 1);
+    CHECK_RUN(test_getile("compare '%s' '%s'", pa, ps), 1);
     CHECK_ONE_LINE_ERROR("size");
-    CHECK_RUN(getile("compare '%s' '%s'", pa, tmp_path("missing.png")), 1);
+    CHECK_RUN(test_getile("compare '%s' '%s'", pa, tmp_path("missing.png")), 1);
     CHECK_ONE_LINE_ERROR("missing.png");
     write_file(pn, "definitely not a PNG", 20);
-    CHECK_RUN(getile("compare '%s' '%s'", pn, pa), 1);
+    CHECK_RUN(test_getile("compare '%s' '%s'", pn, pa), 1);
     CHECK_ONE_LINE_ERROR("not a PNG");
     free(a);
 }
@@ -521,7 +485,7 @@ TEST(cli_compare_corrupt_png)
     /* A PNG signature, then the start of an IHDR chunk, then the end. */
     static const uint8_t sig[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R', 1, 2, 3};
     write_file(pn, sig, sizeof sig);
-    CHECK_RUN(getile("compare '%s' '%s'", pa, pn), 1);
+    CHECK_RUN(test_getile("compare '%s' '%s'", pa, pn), 1);
     CHECK_ONE_LINE_ERROR("PNG");
     /* A valid PNG cut in half. */
     FILE *f = fopen(pa, "rb");
@@ -531,7 +495,7 @@ TEST(cli_compare_corrupt_png)
     fclose(f);
     CHECK(n > 100 && n < sizeof buf);
     write_file(pn, buf, n / 2);
-    CHECK_RUN(getile("compare '%s' '%s'", pn, pa), 1);
+    CHECK_RUN(test_getile("compare '%s' '%s'", pn, pa), 1);
     CHECK_ONE_LINE_ERROR("PNG");
 }
 
@@ -548,7 +512,7 @@ static void check_info_lists(const struct dump *dp)
         const char *name = dump_type_name(t);
         CHECK(name != NULL);
         int found = 0;
-        for (const char *line = out_text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        for (const char *line = test_out_text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
             char got[32];
             unsigned long long c, by;
             if (sscanf(line, " %31s %llu records %llu bytes", got, &c, &by) == 3 && !strcmp(got, name)) {
@@ -557,7 +521,7 @@ static void check_info_lists(const struct dump *dp)
                 found = 1;
             }
         }
-        CHECK_MSG(found, "info does not list %s:\n%s", name, out_text);
+        CHECK_MSG(found, "info does not list %s:\n%s", name, test_out_text);
     }
 }
 
@@ -566,9 +530,9 @@ TEST(cli_info)
     struct dumpb b;
     sample_build(&b);
     const char *dump = sample_file();
-    CHECK_RUN(getile("info '%s'", dump), 0);
-    CHECK_MSG(strstr(out_text, "version 6") != NULL, "\"%s\"", out_text);
-    CHECK(strstr(out_text, "GETILE001") != NULL);
+    CHECK_RUN(test_getile("info '%s'", dump), 0);
+    CHECK_MSG(strstr(test_out_text, "version 6") != NULL, "\"%s\"", test_out_text);
+    CHECK(strstr(test_out_text, "GETILE001") != NULL);
     check_info_lists(&b.d);
     dumpb_free(&b);
 
@@ -582,18 +546,18 @@ TEST(cli_info)
     dumpb_add(&b, DUMP_REGISTERS, zeros, 8, 0);
     const char *v3 = tmp_path("v3.ppdmp");
     write_dump_file(v3, &b.d);
-    CHECK_RUN(getile("info '%s'", v3), 0);
-    CHECK(strstr(out_text, "version 3") != NULL);
-    CHECK(strstr(out_text, "5 records") != NULL);
+    CHECK_RUN(test_getile("info '%s'", v3), 0);
+    CHECK(strstr(test_out_text, "version 3") != NULL);
+    CHECK(strstr(test_out_text, "5 records") != NULL);
     check_info_lists(&b.d);
-    CHECK(strstr(out_text, "INIT") == NULL);
+    CHECK(strstr(test_out_text, "INIT") == NULL);
     dumpb_free(&b);
 
     /* Errors: exit 1, one line. */
     const char *junk = tmp_path("junk.ppdmp");
     write_file(junk, "PPSSPPGE\x07\0\0\0", 12);
-    CHECK_RUN(getile("info '%s'", junk), 1);
+    CHECK_RUN(test_getile("info '%s'", junk), 1);
     CHECK_ONE_LINE_ERROR("version 7");
-    CHECK_RUN(getile("info '%s'", tmp_path("nothing.ppdmp")), 1);
+    CHECK_RUN(test_getile("info '%s'", tmp_path("nothing.ppdmp")), 1);
     CHECK_ONE_LINE_ERROR("cannot open");
 }

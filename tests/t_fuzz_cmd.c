@@ -11,41 +11,6 @@
 #include "render.h"
 #include "test.h"
 
-static char out_text[1 << 16], err_text[1 << 16];
-
-static size_t read_text(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = 0;
-    if (f) {
-        n = fread(buf, 1, cap - 1, f);
-        fclose(f);
-    }
-    buf[n] = 0;
-    return n;
-}
-
-/* Runs getile with the given arguments; its output lands in out_text and
- * err_text. Returns the exit status. */
-static int getile(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int getile(const char *fmt, ...)
-{
-    char args[2048], o[512], e[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(o, sizeof o, "%s/stdout.txt", test_tmpdir());
-    snprintf(e, sizeof e, "%s/stderr.txt", test_tmpdir());
-    int st = test_system("'%s' fuzz %s >'%s' 2>'%s'", test_getile_bin(), args, o, e);
-    read_text(o, out_text, sizeof out_text);
-    read_text(e, err_text, sizeof err_text);
-    return st;
-}
-
-#define CHECK_RUN(st, want)                                                                     \
-    CHECK_MSG((st) == (want), "exit %d, wanted %d\nstdout: %s\nstderr: %s", st, want, out_text, err_text)
-
 /* VRAM hash of a dump replayed with the given threads and tile size. */
 static uint64_t replay_vram_hash(const struct dump *dp, unsigned threads, unsigned tile)
 {
@@ -97,23 +62,23 @@ TEST(fuzz_cmd_same_seed_same_case)
 
 TEST(fuzz_cmd_runs_clean)
 {
-    int st = getile("--cases 3 --seed 7 --threads 1,2");
+    int st = test_getile("fuzz --cases 3 --seed 7 --threads 1,2");
     CHECK_RUN(st, 0);
-    CHECK_MSG(strstr(out_text, "seed 7") != NULL, "no seed printed: %s", out_text);
-    CHECK_MSG(strstr(out_text, "3 cases") != NULL, "no summary: %s", out_text);
-    CHECK_MSG(strstr(out_text, "0 divergences") != NULL, "%s", out_text);
+    CHECK_MSG(strstr(test_out_text, "seed 7") != NULL, "no seed printed: %s", test_out_text);
+    CHECK_MSG(strstr(test_out_text, "3 cases") != NULL, "no summary: %s", test_out_text);
+    CHECK_MSG(strstr(test_out_text, "0 divergences") != NULL, "%s", test_out_text);
     /* Two thread counts x five tile sizes, minus the reference's own configuration, plus the reference. */
-    CHECK_MSG(strstr(out_text, "30 renders") != NULL, "%s", out_text);
+    CHECK_MSG(strstr(test_out_text, "30 renders") != NULL, "%s", test_out_text);
 }
 
 TEST(fuzz_cmd_help)
 {
-    CHECK_RUN(getile("--help"), 0);
-    CHECK(test_contains_ci(out_text, "usage"));
+    CHECK_RUN(test_getile("fuzz --help"), 0);
+    CHECK(test_contains_ci(test_out_text, "usage"));
     static const char *const opts[] = {"--seconds", "--seed", "--threads", "--save-dir", "--dumps", "--cases"};
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
-        CHECK_MSG(strstr(out_text, opts[i]) != NULL, "help does not name %s", opts[i]);
-    CHECK_MSG(err_text[0] == 0, "help wrote to stderr: %s", err_text);
+        CHECK_MSG(strstr(test_out_text, opts[i]) != NULL, "help does not name %s", opts[i]);
+    CHECK_MSG(test_err_text[0] == 0, "help wrote to stderr: %s", test_err_text);
 }
 
 TEST(fuzz_cmd_usage_errors)
@@ -121,30 +86,30 @@ TEST(fuzz_cmd_usage_errors)
     static const char *const bad[] = {"--threads 0", "--threads 65", "--threads x", "--threads 1,,2",
                                       "--threads 2,", "--threads -1", "--threads", "--threads ''"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        int st = getile("--cases 1 %s", bad[i]);
+        int st = test_getile("fuzz --cases 1 %s", bad[i]);
         CHECK_MSG(st == 2, "%s: exit %d", bad[i], st);
-        CHECK_MSG(strstr(err_text, "--threads") && test_contains_ci(err_text, "comma-separated"),
-                  "%s: unclear message \"%s\"", bad[i], err_text);
-        CHECK_MSG(strstr(out_text, "DIVERGENCE") == NULL && strstr(out_text, "cases") == NULL, "%s: ran: %s",
-                  bad[i], out_text);
+        CHECK_MSG(strstr(test_err_text, "--threads") && test_contains_ci(test_err_text, "comma-separated"),
+                  "%s: unclear message \"%s\"", bad[i], test_err_text);
+        CHECK_MSG(strstr(test_out_text, "DIVERGENCE") == NULL && strstr(test_out_text, "cases") == NULL, "%s: ran: %s",
+                  bad[i], test_out_text);
     }
-    CHECK_RUN(getile("--bogus"), 2);
-    CHECK(strstr(err_text, "--bogus") != NULL);
-    CHECK_RUN(getile("--seconds -1"), 2);
-    CHECK_RUN(getile("--seed x"), 2);
-    CHECK_RUN(getile("--save-all --cases 1"), 2);
-    CHECK_RUN(getile("--cases 1 --dumps '%s/missing'", test_tmpdir()), 2);
-    CHECK(strstr(err_text, "missing") != NULL);
+    CHECK_RUN(test_getile("fuzz --bogus"), 2);
+    CHECK(strstr(test_err_text, "--bogus") != NULL);
+    CHECK_RUN(test_getile("fuzz --seconds -1"), 2);
+    CHECK_RUN(test_getile("fuzz --seed x"), 2);
+    CHECK_RUN(test_getile("fuzz --save-all --cases 1"), 2);
+    CHECK_RUN(test_getile("fuzz --cases 1 --dumps '%s/missing'", test_tmpdir()), 2);
+    CHECK(strstr(test_err_text, "missing") != NULL);
 }
 
 TEST(fuzz_cmd_saved_case_replays)
 {
     const char *dir = test_tmpdir();
-    int st = getile("--seed 7 --case 2 --threads 1 --save-dir '%s/saved' --save-all", dir);
+    int st = test_getile("fuzz --seed 7 --case 2 --threads 1 --save-dir '%s/saved' --save-all", dir);
     CHECK_RUN(st, 0);
     char path[512], text[8192];
     snprintf(path, sizeof path, "%s/saved/seed-7-case-2.txt", dir);
-    CHECK_MSG(read_text(path, text, sizeof text) > 0, "no %s", path);
+    CHECK_MSG(test_read_text(path, text, sizeof text) > 0, "no %s", path);
     const char *ref = strstr(text, "reference threads 1 tile 64:");
     CHECK_MSG(ref != NULL, "no reference line in %s", text);
     const char *vh = strstr(ref, "vram 0x");
@@ -171,8 +136,8 @@ TEST(fuzz_cmd_saved_case_replays)
                      path, dir);
     CHECK_EQ_I(st, 0);
     /* Checking the saved directory as dumps works too. */
-    CHECK_RUN(getile("--cases 0 --threads 2 --dumps '%s/saved'", dir), 0);
-    CHECK_MSG(strstr(out_text, "1 dumps") != NULL, "%s", out_text);
+    CHECK_RUN(test_getile("fuzz --cases 0 --threads 2 --dumps '%s/saved'", dir), 0);
+    CHECK_MSG(strstr(test_out_text, "1 dumps") != NULL, "%s", test_out_text);
 }
 
 /* Regression: seed 1 case 39 draws a strip textured from a texture far
@@ -181,7 +146,7 @@ TEST(fuzz_cmd_saved_case_replays)
  * 8 and 16 threads (the binner now runs such a draw as one tile). */
 TEST(fuzz_cmd_live_self_texture_case)
 {
-    int st = getile("--seed 1 --case 39 --threads 1,4,8");
+    int st = test_getile("fuzz --seed 1 --case 39 --threads 1,4,8");
     CHECK_RUN(st, 0);
-    CHECK_MSG(strstr(out_text, "0 divergences") != NULL, "%s", out_text);
+    CHECK_MSG(strstr(test_out_text, "0 divergences") != NULL, "%s", test_out_text);
 }

@@ -65,5 +65,17 @@ const char *test_getiled_bin(void);
 const char *test_tmpdir(void);
 /* Runs a shell command, returns its exit status (or -1); output to the test log. */
 int test_system(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Reads a text file into buf, NUL-terminated (at most cap - 1 bytes; an
+ * absent file reads as empty). Returns the length. */
+size_t test_read_text(const char *path, char *buf, size_t cap);
+/* Runs test_getile_bin() with the arguments (shell-quoted where needed) and
+ * returns its exit status; its output lands in test_out_text and
+ * test_err_text (each cut at 64 KiB). */
+int test_getile(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern char test_out_text[1 << 16], test_err_text[1 << 16];
+/* Checks an exit status, showing both streams of the last run on failure. */
+#define CHECK_RUN(st, want)                                                                            \
+    CHECK_MSG((st) == (want), "exit status %d, expected %d\nstdout: %s\nstderr: %s", (st), (want), test_out_text, \
+              test_err_text)
 
 #endif
