@@ -579,13 +579,11 @@ TEST(vprobe_guard_band)
 
 TEST(vprobe_guard_skip_on_near_plane)
 {
-    /* DEPTHCLIP on: the guard band is not applied to a vertex read from
-     * memory whose depth is clipped, "z/w <= -1.0" - PPSSPP
-     * TransformUnit.cpp ClipToScreenInternal<depthClamp = true>, which
-     * tests `coords.z > -coords.w` before the range check, with the comment
-     * "if the depth is clipped (z/w <= -1.0), the outside_range_flag should
-     * NOT be set, even for x and y"; docs/notes/vertex-pipeline.md §4.3
-     * ("skipped when clip.z <= -clip.w"). GE-HARDWARE.md is silent.
+    /* DEPTHCLIP on: a vertex read from memory that lies on or behind the
+     * near plane (clip z <= -w) skips the guard-band test, x and y
+     * included (PPSSPP's software transform applies the range check only
+     * in front of the near plane; docs/notes/vertex-pipeline.md §4.3).
+     * GE-HARDWARE.md is silent.
      * Points (never clipped, PPSSPP ProcessPoint) outside the band in x:
      * screen x = clip x + 2048 >= 4096; OFFSET_X = 4000 px brings them on
      * screen (pixel = screen - 4000). Depth = 32768 z + 32768, clamped.
