@@ -125,3 +125,19 @@ clean:
 bench-server: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory $(BUILD)/bench_server $(BUILD)/getiled
 	GETILE_BENCH_SERVER=1 GETILED_BIN=$(BUILD)/getiled $(BUILD)/bench_server $(FUZZ_DET_DUMPS)
+
+# The PPSSPP-emulation diagnostic build (pipeline/compat.h), never the
+# product: build/compat/getile can replace single GE-HARDWARE.md rules by
+# what PPSSPP's software renderer does (GETILE_PPSSPP_COMPAT). `make
+# compat-table` prints, per shared dump, the MSE against its reference for
+# the normal build, with every switch, and with every switch but one: the
+# evidence table of docs/KNOWN_DIFFERENCES.md.
+COMPAT_LIB_SRC := $(filter-out pipeline/gemath.c,$(LIB_SRC)) pipeline/compat/compat_gemath.c
+.PHONY: compat compat-table
+compat: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory BUILD=build/compat CFLAGS='$(CFLAGS) -DGT_PPSSPP_COMPAT' \
+	    LIB_SRC='$(COMPAT_LIB_SRC)' build/compat/getile
+build/compat/obj/pipeline/compat/compat_gemath.o: pipeline/gemath.c
+compat-table: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory build/getile compat
+	@bash tests/compat_table.sh build/getile build/compat/getile '$(FUZZ_DET_DUMPS)' '$(FUZZ_DET_DUMPS)/../ref'

@@ -2,6 +2,7 @@
 #include "assemble.h"
 
 #include "clip.h"
+#include "compat.h"
 #include "patch.h"
 
 #include <stdlib.h>
@@ -187,6 +188,70 @@ static int add_vertex(struct ctx *c, const struct gt_vout *v, struct gt_diag *d)
     }
 }
 
+/* Diagnostic build only (compat.h "merge"): PPSSPP's merging of a PRIM's
+ * vertices into rectangles (TransformUnit::SubmitPrimitive). Returns 1 when
+ * it handled the kick (with *rc the result), 0 to assemble normally. */
+static int compat_merge(struct ctx *c, const struct ge_state *st, const struct gt_vout *vs, uint32_t count,
+                        struct gt_diag *d, int *rc)
+{
+    struct gt_asm *a = c->a;
+    bool clear = ge_reg(st, GE_CLEAR_MODE) & 1;
+    bool ztest = (ge_reg(st, GE_ZTEST_ON) & 1) && !clear;
+    bool zwrite = clear ? (ge_reg(st, GE_CLEAR_MODE) & 0x400) != 0 : ztest && !(ge_reg(st, GE_Z_WRITE_DISABLE) & 1);
+    struct compat_rect_ctx rc_ctx = {
+        .through = c->through,
+        .textured = (ge_reg(st, GE_TEXTURE_ON) & 1) && !clear,
+        .fog = (ge_reg(st, GE_FOG_ON) & 1) && !clear && !c->through,
+        .z_matters = zwrite || (ztest && (ge_reg(st, GE_Z_TEST) & 7) != 1),
+    };
+    int tl, br;
+    *rc = GT_OK;
+    if (a->npend != 0 || c->cull_on) return 0;
+    if (a->type == 3 && c->through && count >= 6 && count % 6 == 0) {
+        for (uint32_t i = 0; i < count && *rc >= 0; i += 6) {
+            if (compat_rect_pair6(&rc_ctx, vs + i, &tl, &br)) {
+                const struct gt_vout *t[2] = {&vs[i + (unsigned)tl], &vs[i + (unsigned)br]};
+                *rc = emit(c, GT_RECT, t, 2, 1, false, d);
+            } else {
+                for (unsigned k = 0; k < 6 && *rc >= 0; k++) *rc = add_vertex(c, &vs[i + k], d);
+            }
+        }
+        return 1;
+    }
+    if (a->type == 4 && count >= 4 && (count & 1) == 0) {
+        /* Leading quads that are rectangles; the strip continues from the
+         * last two vertices of the last one. */
+        uint32_t start = 0;
+        for (uint32_t base = 0; base + 4 <= count && compat_rect_strip4(&rc_ctx, vs + base, &tl, &br); base += 2) {
+            const struct gt_vout *t[2] = {&vs[base + (unsigned)tl], &vs[base + (unsigned)br]};
+            if ((*rc = emit(c, GT_RECT, t, 2, 1, false, d)) < 0) return 1;
+            start = base + 4 >= count ? count : base + 2;
+        }
+        if (start == 0) return 0;
+        for (uint32_t i = start; i < count && *rc >= 0; i++) *rc = add_vertex(c, &vs[i], d);
+        return 1;
+    }
+    if (a->type == 5 && count == 4 && compat_rect_fan4(&rc_ctx, vs, &tl, &br)) {
+        const struct gt_vout *t[2] = {&vs[tl], &vs[br]};
+        *rc = emit(c, GT_RECT, t, 2, 1, false, d);
+        return 1;
+    }
+    if (a->type == 6 && c->through) {
+        uint32_t i = 0;
+        for (; i + 4 <= count && *rc >= 0; i += 4) {
+            if (compat_rect_slices(&rc_ctx, vs + i)) {
+                const struct gt_vout *t[2] = {&vs[i], &vs[i + 3]};
+                *rc = emit(c, GT_RECT, t, 2, 1, false, d);
+            } else {
+                for (unsigned k = 0; k < 4 && *rc >= 0; k++) *rc = add_vertex(c, &vs[i + k], d);
+            }
+        }
+        for (; i < count && *rc >= 0; i++) *rc = add_vertex(c, &vs[i], d);
+        return 1;
+    }
+    return 0;
+}
+
 /* Starts a new primitive unless type is 7 ("keep previous"). */
 static void begin(struct gt_asm *a, unsigned type)
 {
@@ -218,6 +283,9 @@ int asm_prim(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *m
     if (xf.vd.pos == 0) return GT_OK;
     struct ctx c = {a, &xf, sink, ctx, false, false, xf.through, false};
     ctx_from_state(&c, st);
+    /* Diagnostic build: the kick's vertices are transformed first, for
+     * PPSSPP's rectangle merging (compat.h). */
+    struct gt_vout *all = GT_COMPAT(MERGE) ? malloc(sizeof *all * count) : NULL;
     for (uint32_t i = 0; i < count; i++) {
         struct gt_vin in;
         struct gt_vout out;
@@ -234,8 +302,19 @@ int asm_prim(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *m
         else
             memcpy(in.nrm, a->last_nrm, sizeof in.nrm);
         xform_vertex(&xf, &in, &out);
+        if (all) {
+            all[i] = out;
+            continue;
+        }
         int rc = add_vertex(&c, &out, d);
         if (rc < 0) return rc;
+    }
+    if (all) {
+        int rc = GT_OK;
+        if (!compat_merge(&c, st, all, count, d, &rc))
+            for (uint32_t i = 0; i < count && rc >= 0; i++) rc = add_vertex(&c, &all[i], d);
+        free(all);
+        return rc;
     }
     return GT_OK;
 }

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "compat.h"
+
 /* Command numbers of the lighting registers (docs/notes/vertex-pipeline.md
  * §5.1, §6, §7) that ge_cmd.h does not name. Per light i: three position
  * words at LC_POS + 3i, three spot direction words at LC_DIR + 3i, three
@@ -114,6 +116,7 @@ static void light_viewer(const gefloat view[12], gefloat out[3])
     out[0] = gemath_trunc(view[2]);
     out[1] = gemath_trunc(view[5]);
     out[2] = gemath_trunc(view[8]);
+    if (GT_COMPAT(VIEWER)) out[0] = out[1] = GEMATH_ZERO, out[2] = GEMATH_ONE; /* PPSSPP's (0, 0, 1) */
 }
 
 /* Distance attenuation of a point or spot light, 1 / (A + B d + C d^2)

@@ -13,6 +13,7 @@
 
 #include <string.h>
 
+#include "compat.h"
 #include "gemath.h"
 
 /* floor(a / m) and ceil(a / m) for m > 0. */
@@ -48,14 +49,15 @@ static int64_t sample_pos(const struct rast_prim *p, int32_t px)
     return (int64_t)px * 16 + (p->kind == RAST_RECT ? 8 : 7);
 }
 
-/* Texture coordinates (level-0 texels, 8 fraction bits) from plane values;
- * *w receives the perspective w (1 without perspective). */
+/* Texture coordinates (level-0 texels, 8 fraction bits) from plane values,
+ * truncated; *w receives the perspective w (1 without perspective).
+ * round_uv (diagnostic build only, compat.h "uvround") rounds instead. */
 static void tex_coords(const struct rast_prim *p, const struct rast_state *st, int64_t sv, int64_t tv, int64_t qv, int32_t *u, int32_t *v,
-                       gefloat *w)
+                       gefloat *w, bool round_uv)
 {
     if (!p->persp) {
-        *u = sat32(sv >> RAST_PLANE_FRAC);
-        *v = sat32(tv >> RAST_PLANE_FRAC);
+        *u = sat32(round_uv ? compat_round_shift(sv, RAST_PLANE_FRAC) : sv >> RAST_PLANE_FRAC);
+        *v = sat32(round_uv ? compat_round_shift(tv, RAST_PLANE_FRAC) : tv >> RAST_PLANE_FRAC);
         *w = GEMATH_ONE;
         return;
     }
@@ -64,8 +66,13 @@ static void tex_coords(const struct rast_prim *p, const struct rast_state *st, i
     gefloat rq = gemath_recip(q);
     gefloat s = gemath_mul(gemath_from_scaled(sv, p->exp[0] - RAST_PLANE_FRAC), rq);
     gefloat t = gemath_mul(gemath_from_scaled(tv, p->exp[1] - RAST_PLANE_FRAC), rq);
-    *u = sat32(gemath_to_scaled(s, -(int32_t)(8 + smp->wlog[0])));
-    *v = sat32(gemath_to_scaled(t, -(int32_t)(8 + smp->hlog[0])));
+    if (round_uv) {
+        *u = sat32(compat_round_scaled(s, -(int32_t)(8 + smp->wlog[0])));
+        *v = sat32(compat_round_scaled(t, -(int32_t)(8 + smp->hlog[0])));
+    } else {
+        *u = sat32(gemath_to_scaled(s, -(int32_t)(8 + smp->wlog[0])));
+        *v = sat32(gemath_to_scaled(t, -(int32_t)(8 + smp->hlog[0])));
+    }
     *w = rq;
 }
 
@@ -90,11 +97,11 @@ static struct lod span_lod(const struct rast_prim *p, const struct rast_state *s
     int32_t u0, v0, u1, v1, ux, vx;
     gefloat w, wd;
     tex_coords(p, st, plane_at(&pl[RP_S], X, Y, p->ax, p->ay), plane_at(&pl[RP_T], X, Y, p->ax, p->ay),
-               plane_at(&pl[RP_Q], X, Y, p->ax, p->ay), &u0, &v0, &w);
+               plane_at(&pl[RP_Q], X, Y, p->ax, p->ay), &u0, &v0, &w, false);
     tex_coords(p, st, plane_at(&pl[RP_S], X + 16, Y, p->ax, p->ay), plane_at(&pl[RP_T], X + 16, Y, p->ax, p->ay),
-               plane_at(&pl[RP_Q], X + 16, Y, p->ax, p->ay), &u1, &vx, &wd);
+               plane_at(&pl[RP_Q], X + 16, Y, p->ax, p->ay), &u1, &vx, &wd, false);
     tex_coords(p, st, plane_at(&pl[RP_S], X, Y + 16, p->ax, p->ay), plane_at(&pl[RP_T], X, Y + 16, p->ax, p->ay),
-               plane_at(&pl[RP_Q], X, Y + 16, p->ax, p->ay), &ux, &v1, &wd);
+               plane_at(&pl[RP_Q], X, Y + 16, p->ax, p->ay), &ux, &v1, &wd, false);
     int64_t du = (int64_t)u1 - u0, dv = (int64_t)v1 - v0;
     if (du < 0) du = -du;
     if (dv < 0) dv = -dv;
@@ -148,7 +155,8 @@ static void shade(const struct rast_prim *p, const struct rast_state *st, struct
     if (st->textured) {
         int32_t u, v;
         gefloat w;
-        tex_coords(p, st, val[RP_S], val[RP_T], val[RP_Q], &u, &v, &w);
+        bool round_uv = GT_COMPAT(UVROUND) && (st->smp.min_linear || st->smp.mag_linear);
+        tex_coords(p, st, val[RP_S], val[RP_T], val[RP_Q], &u, &v, &w, round_uv);
         uint32_t tx = sampler_sample(&st->smp, mem, u, v, lod->level, lod->frac, lod->magnify);
         uint8_t texel[4] = {(uint8_t)tx, (uint8_t)(tx >> 8), (uint8_t)(tx >> 16), (uint8_t)(tx >> 24)};
         pixel_texfunc(&st->px, prim, texel, sec, out);
@@ -169,7 +177,13 @@ static void shade(const struct rast_prim *p, const struct rast_state *st, struct
         if (!fb) return;
         if (st->uses_depth) zb = mem_ptr(mem, st->z_addr + (wy * st->z_stride + wx) * 2, 2);
     }
-    pixel_write(&st->px, x, y, z, out, fog, fb, zb);
+    if (GT_COMPAT(ATEST) && p->no_alpha_test) {
+        struct gt_pixel_state ps = st->px;
+        ps.alpha_test = false;
+        pixel_write(&ps, x, y, z, out, fog, fb, zb);
+    } else {
+        pixel_write(&st->px, x, y, z, out, fog, fb, zb);
+    }
     stats->pixels++;
 }
 
@@ -299,9 +313,9 @@ static void draw_line(const struct rast_prim *p, const struct rast_state *st, co
             /* The texture step to the next pixel along the line. */
             int32_t u0, v0, u1, v1;
             gefloat w, w1;
-            tex_coords(p, st, val[RP_S], val[RP_T], val[RP_Q], &u0, &v0, &w);
+            tex_coords(p, st, val[RP_S], val[RP_T], val[RP_Q], &u0, &v0, &w, false);
             tex_coords(p, st, line_value(&p->pl[RP_S], i + 1, p->lsteps), line_value(&p->pl[RP_T], i + 1, p->lsteps),
-                       line_value(&p->pl[RP_Q], i + 1, p->lsteps), &u1, &v1, &w1);
+                       line_value(&p->pl[RP_Q], i + 1, p->lsteps), &u1, &v1, &w1, false);
             int64_t du = p->ldx ? (int64_t)u1 - u0 : 0, dv = p->ldy ? (int64_t)v1 - v0 : 0;
             if (du < 0) du = -du;
             if (dv < 0) dv = -dv;
@@ -330,7 +344,7 @@ void rast_draw(const struct rast_prim *p, const struct rast_state *st, const str
         if (st->textured && needs_lod(st)) {
             int32_t u, v;
             gefloat w;
-            tex_coords(p, st, val[RP_S], val[RP_T], val[RP_Q], &u, &v, &w);
+            tex_coords(p, st, val[RP_S], val[RP_T], val[RP_Q], &u, &v, &w, false);
             /* No neighbour: the auto mode sees a zero difference (PPSSPP
              * DrawPoint). */
             lod.magnify = sampler_level(&st->smp, SAMPLER_LOG2_ZERO, w, &lod.level, &lod.frac);

@@ -113,6 +113,9 @@ struct rast_prim {
     /* Rectangles: the pixel rectangle is x0..x1, y0..y1; texture plane
      * arguments are exchanged for rotated rectangles (swap_uv). */
     bool swap_uv;
+    /* Diagnostic build only (compat.h "atest"): skip the alpha test. Always
+     * false in the normal build. */
+    bool no_alpha_test;
     /* Triangles taller than RAST_TALL_LIMIT (GE-HARDWARE.md §5): one extra
      * pixel per row outside the long edge; tall_right says the long edge
      * is the right side. */

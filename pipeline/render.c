@@ -1,6 +1,8 @@
 /* Render contexts and display readout (see render.h). */
 #include "render.h"
 
+#include "compat.h"
+
 #include "bbox.h"
 #include "texture.h"
 
@@ -63,6 +65,7 @@ static int run_sync(void *ctx, struct ge *ge, uint32_t addr, uint32_t len, bool 
 
 int gt_render_init(struct gt_render *r, struct gt_diag *d)
 {
+    gt_compat_init(); /* the diagnostic build reads its switches once (compat.h) */
     memset(r, 0, sizeof *r);
     int rc = mem_init(&r->mem, d);
     if (rc < 0) return rc;

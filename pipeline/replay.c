@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compat.h"
 #include "ge_limits.h"
 #include "render.h"
 
@@ -291,6 +292,26 @@ static int vram_write(struct replay *rp, uint32_t addr, const uint8_t *src, uint
     return GT_OK;
 }
 
+/* Diagnostic build (compat.h "replay"): PPSSPP copies a FRAMEBUF record
+ * into VRAM before it runs the block transfers queued since its last sync
+ * point, so their bytes win over the record's: the copy leaves out what
+ * those transfers wrote (one range at most, the common case). */
+static int compat_framebuf_write(struct replay *rp, uint32_t addr, const uint8_t *src, uint32_t n, uint32_t index,
+                                 struct gt_diag *d)
+{
+    const struct ge *ge = &rp->r->ge;
+    uint32_t lo = addr & 0x0FFFFFFFu;
+    for (unsigned k = 0; k < ge->compat_ntrx; k++) {
+        uint32_t ta = ge->compat_trx[k][0] & 0x0FFFFFFFu, tb = ta + ge->compat_trx[k][1];
+        if (!(ta < lo + n && lo < tb)) continue;
+        uint32_t a0 = ta > lo ? ta - lo : 0, b0 = tb < lo + n ? tb - lo : n;
+        int rc = a0 ? vram_write(rp, addr, src, a0, -1, index, d) : GT_OK;
+        if (rc == GT_OK && b0 < n) rc = vram_write(rp, addr + b0, src + b0, n - b0, -1, index, d);
+        return rc;
+    }
+    return vram_write(rp, addr, src, n, -1, index, d);
+}
+
 static int replay_record(struct replay *rp, uint32_t index, struct gt_diag *d)
 {
     const struct dump_record *rec = &rp->dp->rec[index];
@@ -298,6 +319,11 @@ static int replay_record(struct replay *rp, uint32_t index, struct gt_diag *d)
     struct gt_render *r = rp->r;
     uint32_t a;
     int rc;
+    /* Diagnostic build (compat.h "replay"): PPSSPP's replayer lets the GE run
+     * what it has queued only at these records. */
+    if (rec->type == DUMP_TRANSFERSRC || rec->type == DUMP_MEMSET || rec->type == DUMP_MEMCPYDATA ||
+        rec->type == DUMP_DISPLAY || rec->type == DUMP_EDRAMTRANS)
+        rp->r->ge.compat_ntrx = 0;
     switch (rec->type) {
     case DUMP_INIT:
         return replay_init(rp, rec, index, d);
@@ -370,6 +396,7 @@ static int replay_record(struct replay *rp, uint32_t index, struct gt_diag *d)
         r->stats.skipped_writes++;
         return GT_OK;
     }
+    if (GT_COMPAT(REPLAY)) return compat_framebuf_write(rp, addr, p + 16, rec->size - 16, index, d);
     return vram_write(rp, addr, p + 16, rec->size - 16, -1, index, d);
 }
 

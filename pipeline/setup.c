@@ -24,6 +24,7 @@
 
 #include <string.h>
 
+#include "compat.h"
 #include "gemath.h"
 
 void rast_state_snapshot(struct rast_state *rs, const struct ge_state *st)
@@ -312,6 +313,10 @@ bool rast_setup_triangle(struct rast_prim *p, const struct rast_state *st, const
             }
         }
     }
+    if (GT_COMPAT(ATEST)) {
+        const struct gt_vout *cv[3] = {v0, v1, v2};
+        p->no_alpha_test = st->gouraud ? compat_skip_alpha_test(st, cv, 3) : compat_skip_alpha_test(st, &prov, 1);
+    }
     return true;
 }
 
@@ -340,6 +345,7 @@ bool rast_setup_rect(struct rast_prim *p, const struct rast_state *st, const str
     p->x1 = floor16(xr - 9);
     p->y0 = -floor16(-(yt - 8));
     p->y1 = floor16(yb - 9);
+    if (GT_COMPAT(RECTEDGE)) compat_rect_edges(p, xr, yb);
     if (!clip_box(p, st)) return false;
     p->flat_color = true;
     flat_colors(p, v1);
@@ -372,6 +378,7 @@ bool rast_setup_rect(struct rast_prim *p, const struct rast_state *st, const str
         S->v = to_plane(sv);
         T->v = to_plane(tv);
     }
+    if (GT_COMPAT(ATEST)) p->no_alpha_test = compat_skip_alpha_test(st, &v1, 1);
     return true;
 }
 

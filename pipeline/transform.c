@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "compat.h"
+
 /* Guard band: screen x and y must lie below 4096 - 1/32 and not below 0
  * before the offset is subtracted (docs/notes/vertex-pipeline.md §4.3). In
  * the GE format every value from 2048 up is a multiple of 1/16, so "below
@@ -86,11 +88,15 @@ static int32_t sub_sat(int32_t a, int32_t b)
 void xform_screen(const struct gt_xform *xf, struct gt_vout *out, bool always_check)
 {
     gefloat rw = gemath_recip(out->clip[3]);
-    for (int i = 0; i < 3; i++) out->screen[i] = xform_viewport(out->clip[i], rw, xf->vp_scale[i], xf->vp_center[i]);
-    /* 12.4 screen coordinates: the viewport position truncated to 1/16 pixel,
-     * then the offset subtracted. */
-    out->x16 = sub_sat(gemath_to_fixed(out->screen[0], 4), xf->offset_x);
-    out->y16 = sub_sat(gemath_to_fixed(out->screen[1], 4), xf->offset_y);
+    if (GT_COMPAT(ARITH)) {
+        compat_screen(xf, out);
+    } else {
+        for (int i = 0; i < 3; i++) out->screen[i] = xform_viewport(out->clip[i], rw, xf->vp_scale[i], xf->vp_center[i]);
+        /* 12.4 screen coordinates: the viewport position truncated to 1/16
+         * pixel, then the offset subtracted. */
+        out->x16 = sub_sat(gemath_to_fixed(out->screen[0], 4), xf->offset_x);
+        out->y16 = sub_sat(gemath_to_fixed(out->screen[1], 4), xf->offset_y);
+    }
     /* Behind the near plane z = -w: clipping will replace this vertex. */
     out->behind = gemath_cmp(out->clip[2], gemath_neg(out->clip[3])) < 0;
     out->w_negative = (out->clip[3] & 0x80000000u) && out->clip[3] != GEMATH_NEG_ZERO;

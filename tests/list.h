@@ -15,3 +15,4 @@
 #include "list_proto.h"
 #include "list_server.h"
 #include "list_batch.h"
+#include "list_compat.h"

@@ -1,0 +1,281 @@
+/* PPSSPP emulation switches (see compat.h). These functions describe what
+ * PPSSPP's software renderer does, in getile's own terms, so that the
+ * diagnostic build can measure how much of a reference difference each
+ * GE-HARDWARE.md rule accounts for. They are never used by the normal build
+ * (GT_COMPAT() is 0 there). */
+#include "compat.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "raster.h"
+#include "transform.h"
+
+#ifdef GT_PPSSPP_COMPAT
+unsigned gt_compat_flags;
+static pthread_once_t compat_once = PTHREAD_ONCE_INIT;
+static void compat_read_env(void)
+{
+    const char *e = getenv("GETILE_PPSSPP_COMPAT");
+    unsigned f = GT_COMPAT_ALL;
+    if (e && gt_compat_parse(e, &f) < 0) f = GT_COMPAT_ALL;
+    gt_compat_flags = f;
+}
+#endif
+
+unsigned gt_compat_init(void)
+{
+#ifdef GT_PPSSPP_COMPAT
+    pthread_once(&compat_once, compat_read_env);
+    return gt_compat_flags;
+#else
+    return 0;
+#endif
+}
+
+static const struct { const char *name; unsigned flag; } compat_names[] = {
+    {"arith", GT_COMPAT_ARITH}, {"merge", GT_COMPAT_MERGE}, {"viewer", GT_COMPAT_VIEWER}, {"replay", GT_COMPAT_REPLAY}, {"atest", GT_COMPAT_ATEST},
+    {"uvround", GT_COMPAT_UVROUND}, {"rectedge", GT_COMPAT_RECTEDGE}, {"all", GT_COMPAT_ALL}, {"none", 0},
+};
+
+int gt_compat_parse(const char *list, unsigned *flags)
+{
+    unsigned f = 0;
+    const char *p = list;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        bool minus = n > 0 && *p == '-';
+        const char *name = p + minus;
+        size_t len = n - minus;
+        bool found = false;
+        for (size_t i = 0; i < sizeof compat_names / sizeof compat_names[0]; i++) {
+            if (strlen(compat_names[i].name) == len && strncmp(compat_names[i].name, name, len) == 0) {
+                f = minus ? f & ~compat_names[i].flag : f | compat_names[i].flag;
+                found = true;
+            }
+        }
+        if (!found && (len || minus)) return -1;
+        p += n;
+        if (*p == ',') p++;
+    }
+    *flags = f;
+    return 0;
+}
+
+static float to_f(gefloat x)
+{
+    float f;
+    memcpy(&f, &x, sizeof f);
+    return f;
+}
+
+static gefloat from_f(float f)
+{
+    gefloat x;
+    memcpy(&x, &f, sizeof x);
+    return x;
+}
+
+/* ---- merge ---------------------------------------------------------------- */
+
+/* IsCoordRectangleCompatible: the first vertex may start a rectangle. */
+static bool rect_first_ok(const struct compat_rect_ctx *c, const struct gt_vout *v)
+{
+    if (c->through) return true;
+    float w = to_f(v->clip[3]);
+    return !v->outside && !(w < 0.0f) && !(to_f(v->clip[2]) < -w);
+}
+
+/* AreCoordsRectangleCompatible: vertex b may share a rectangle with a. */
+static bool rect_pair_ok(const struct compat_rect_ctx *c, const struct gt_vout *a, const struct gt_vout *b)
+{
+    if (memcmp(a->color, b->color, 4) != 0) return false;
+    if (a->z != b->z && c->z_matters) return false;
+    if (c->through) return true;
+    if (memcmp(a->color1, b->color1, 3) != 0 || b->outside) return false;
+    float w0 = to_f(a->clip[3]), w1 = to_f(b->clip[3]);
+    if (c->textured && w1 != w0) {
+        const float half_texel = 0.5f / 512.0f;
+        if (w1 - half_texel > w0 || w1 + half_texel < w0) return false;
+    }
+    if (w1 < 0.0f || to_f(b->clip[2]) < -w1) return false;
+    if (c->textured && a->q != b->q) return false;
+    if (c->fog && a->fog != b->fog) {
+        const float half_step = 0.5f / 255.0f;
+        float f0 = to_f(a->fog), f1 = to_f(b->fog);
+        if (f1 - half_step > f0 || f1 + half_step < f0) return false;
+    }
+    return true;
+}
+
+/* The compatibility checks over n vertices, and the corners: top-left is the
+ * last vertex with both coordinates <= the current one's, bottom-right the
+ * last with both >=. */
+static bool rect_corners(const struct compat_rect_ctx *c, const struct gt_vout *v, int n, int *tl, int *br)
+{
+    if (!rect_first_ok(c, &v[0])) return false;
+    *tl = 0, *br = 0;
+    for (int i = 1; i < n; i++) {
+        if (!rect_pair_ok(c, &v[0], &v[i])) return false;
+        if (v[i].x16 <= v[*tl].x16 && v[i].y16 <= v[*tl].y16) *tl = i;
+        if (v[i].x16 >= v[*br].x16 && v[i].y16 >= v[*br].y16) *br = i;
+    }
+    return true;
+}
+
+#define X(i) v[i].x16
+#define Y(i) v[i].y16
+#define U(i) v[i].uv[0]
+#define V(i) v[i].uv[1]
+#define UF(i) to_f(v[i].uv[0])
+#define VF(i) to_f(v[i].uv[1])
+
+bool compat_rect_pair6(const struct compat_rect_ctx *c, const struct gt_vout *v, int *tl, int *br)
+{
+    if (!rect_corners(c, v, 6, tl, br)) return false;
+    /* Only the order TL, TR, BR, TL, BR, BL is recognised. */
+    if (*tl != 3 || *br != 4) return false;
+    if (!(X(0) == X(3) && X(0) == X(5) && X(1) == X(2) && X(1) == X(4) && Y(0) == Y(1) && Y(0) == Y(3) &&
+          Y(2) == Y(4) && Y(2) == Y(5)))
+        return false;
+    if (!c->textured) return true;
+    if (!(U(0) == U(3) && U(0) == U(5) && U(1) == U(2) && U(1) == U(4) && V(0) == V(1) && V(0) == V(3) &&
+          V(2) == V(4) && V(2) == V(5)))
+        return false;
+    return VF(*tl) < VF(*br) && Y(*tl) < Y(*br) && UF(*tl) < UF(*br) && X(*tl) < X(*br);
+}
+
+bool compat_rect_strip4(const struct compat_rect_ctx *c, const struct gt_vout *v, int *tl, int *br)
+{
+    if (!rect_corners(c, v, 4, tl, br)) return false;
+    if (X(0) == X(1) && Y(0) == Y(2) && X(2) == X(3) && Y(1) == Y(3))
+        return !c->textured || (U(0) == U(1) && V(0) == V(2) && U(2) == U(3) && V(1) == V(3));
+    if (X(0) == X(2) && Y(0) == Y(1) && X(1) == X(3) && Y(2) == Y(3))
+        return !c->textured || (U(0) == U(2) && V(0) == V(1) && U(1) == U(3) && V(2) == V(3));
+    return false;
+}
+
+bool compat_rect_fan4(const struct compat_rect_ctx *c, const struct gt_vout *v, int *tlp, int *brp)
+{
+    if (!rect_corners(c, v, 4, tlp, brp)) return false;
+    int tl = *tlp, br = *brp, tr = 1, bl = 1;
+    for (int i = 0; i < 4; i++) {
+        if (i == tl || i == br) continue;
+        if (X(i) <= X(tl) && Y(i) >= Y(tl)) bl = i;
+        if (X(i) >= X(br) && Y(i) <= Y(br)) tr = i;
+    }
+    if (tl + tr + bl + br != 6) return false;
+    if (!(X(tl) == X(bl) && X(tr) == X(br) && Y(tl) == Y(tr) && Y(bl) == Y(br))) return false;
+    if (!c->textured) return true;
+    if (!(U(tl) == U(bl) && U(tr) == U(br) && V(tl) == V(tr) && V(bl) == V(br))) return false;
+    return VF(tl) < VF(br) && Y(tl) < Y(br) && UF(tl) < UF(br) && X(tl) < X(br);
+}
+
+bool compat_rect_slices(const struct compat_rect_ctx *c, const struct gt_vout *v)
+{
+    for (int i = 1; i < 4; i++) {
+        if (memcmp(v[i].color, v[0].color, 4) != 0) return false;
+        if (v[i].z != v[0].z && c->z_matters) return false;
+    }
+    if (!(Y(0) == Y(2) && Y(1) == Y(3) && Y(1) > Y(0) && X(1) == X(2) && X(0) < X(1) && X(2) < X(3))) return false;
+    if (!c->textured) return true;
+    if (V(0) != V(2) || V(1) != V(3) || VF(0) > VF(1)) return false;
+    if (U(1) != U(2) || UF(0) > UF(1) || UF(2) > UF(3)) return false;
+    /* Both halves map one texel to one pixel. */
+    int d1 = (int)((UF(1) - UF(0)) * 16.0f), d2 = (int)((UF(3) - UF(2)) * 16.0f);
+    return d1 == X(1) - X(0) && d2 == X(3) - X(2);
+}
+
+#undef X
+#undef Y
+#undef U
+#undef V
+#undef UF
+#undef VF
+
+/* ---- arith ---------------------------------------------------------------- */
+
+static int32_t sat_i32(double v)
+{
+    return v >= 2147483647.0 ? INT32_MAX : v <= -2147483648.0 ? INT32_MIN : (int32_t)v;
+}
+
+void compat_screen(const struct gt_xform *xf, struct gt_vout *out)
+{
+    /* TransformUnit: clip * scale / w + center in floats, then
+     * (int)(x * 16 + 0.375 - offset). */
+    float w = to_f(out->clip[3]);
+    for (int i = 0; i < 3; i++)
+        out->screen[i] = from_f(to_f(out->clip[i]) * to_f(xf->vp_scale[i]) / w + to_f(xf->vp_center[i]));
+    out->x16 = sat_i32(to_f(out->screen[0]) * 16.0f + 0.375f - (float)xf->offset_x);
+    out->y16 = sat_i32(to_f(out->screen[1]) * 16.0f + 0.375f - (float)xf->offset_y);
+}
+
+/* ---- rectedge ------------------------------------------------------------- */
+
+void compat_rect_edges(struct rast_prim *p, int32_t xr, int32_t yb)
+{
+    if (16 * (int64_t)(p->x1 + 1) + 8 == xr && ((p->x1 + 1 - p->x0) & 1)) p->x1++;
+    if (16 * (int64_t)(p->y1 + 1) + 8 == yb && ((p->y1 + 1 - p->y0) & 1)) p->y1++;
+}
+
+/* ---- atest ---------------------------------------------------------------- */
+
+bool compat_skip_alpha_test(const struct rast_state *st, const struct gt_vout *const *v, unsigned n)
+{
+    const struct gt_pixel_state *px = &st->px;
+    const struct gt_tex *t = &st->smp.tex;
+    if (!st->textured || px->clear || !px->tex_alpha || !px->alpha_test) return false;
+    if (t->format < 4 || t->format > 7) return false; /* CLUT formats only */
+    for (unsigned i = 0; i < n; i++)
+        if (v[i]->color[3] != 0xFF) return false;
+    unsigned func = px->atest_func, ref = px->atest_ref & px->atest_mask;
+    if (func == PX_GREATER && ref == 0) func = PX_NOTEQUAL;
+    if ((func != PX_NOTEQUAL && func != PX_GREATER) || ref >= 0xFF || px->atest_mask != 0xFF) return false;
+    bool shared = t->format != 4 || st->smp.max_level == 0 || !t->clut_per_level;
+    if (t->clut_offset != 0 || !shared) return false;
+    unsigned count = t->format == 4 ? 16 : 256;
+    if (t->clut_mask != 0xFF && t->clut_mask + 1u < count) count = t->clut_mask + 1u;
+    /* CheckClutAlphaFull: the AND of the whole entries. */
+    uint32_t sum;
+    bool full;
+    if (t->clut_format == 3) {
+        sum = 0xFFFFFFFFu;
+        for (unsigned i = 0; i < count; i++) {
+            uint32_t e;
+            memcpy(&e, t->clut + 4 * i, 4);
+            sum &= e;
+        }
+        full = (sum & 0xFF000000u) == 0xFF000000u;
+    } else {
+        uint16_t s16 = 0xFFFF;
+        for (unsigned i = 0; i < count; i++) {
+            uint16_t e;
+            memcpy(&e, t->clut + 2 * i, 2);
+            s16 &= e;
+        }
+        sum = s16;
+        full = t->clut_format == 0 || (t->clut_format == 1 ? (s16 & 0x8000) != 0 : (s16 & 0xF000) == 0xF000);
+    }
+    return full || (sum != 0 && ref == 0);
+}
+
+/* ---- uvround -------------------------------------------------------------- */
+
+int64_t compat_round_shift(int64_t value, unsigned frac_bits)
+{
+    int64_t q = value >> frac_bits; /* floor */
+    int64_t r = value - q * ((int64_t)1 << frac_bits), half = (int64_t)1 << (frac_bits - 1);
+    if (r > half || (r == half && (q & 1))) q++;
+    return q;
+}
+
+int64_t compat_round_scaled(uint32_t x, int32_t exp2)
+{
+    double d = ldexp((double)to_f(x), -exp2);
+    if (!(d < 9.2e18)) return d != d ? 0 : INT64_MAX;
+    if (d <= -9.2e18) return INT64_MIN;
+    return (int64_t)nearbyint(d);
+}

@@ -1,0 +1,108 @@
+/* PPSSPP emulation switches: a diagnostic, never the product.
+ *
+ * getile follows GE-HARDWARE.md, and PPSSPP's software renderer (which made
+ * the shared reference images) differs from it in named ways. To show, dump
+ * by dump, which rule accounts for a difference (docs/KNOWN_DIFFERENCES.md),
+ * a separate build (`make compat`, build/compat/getile) can replace single
+ * rules by what PPSSPP does. The environment variable GETILE_PPSSPP_COMPAT
+ * selects them: a comma-separated list of the names below, "all", or "all"
+ * followed by "-name" items to leave some out (default in that build: all).
+ *
+ * In the normal build GT_COMPAT() is the constant 0, every hook below is dead
+ * code the compiler removes, and no switch can be turned on.
+ *
+ *   arith    GE-HARDWARE.md §1: IEEE single-precision transform arithmetic
+ *            (PPSSPP), the area table of §2 replaced by exact division, and
+ *            PPSSPP's screen rounding ((int)(x * 16 + 0.375) - offset).
+ *   merge    §2 "never merge primitives": PPSSPP draws triangle pairs,
+ *            strips and fans that form screen-aligned rectangles, and
+ *            adjacent through-mode rectangle slices, as one rectangle.
+ *   viewer   §3: PPSSPP's specular half vector uses the viewer (0, 0, 1).
+ *   replay   §7: PPSSPP's replayer copies a FRAMEBUF record's texture into
+ *            VRAM before block transfers it has queued but not yet run.
+ *   rectedge not a GE rule: PPSSPP walks rectangles in 2x2 quads and
+ *            draws the second column (row) of a quad when its centre lies
+ *            on the right (bottom) edge, where the first one needs it inside.
+ *   atest    not a GE rule: PPSSPP drops the alpha test of a CLUT draw when
+ *            the AND of the CLUT's whole entries (colour bits included) is
+ *            not zero, so pixels of alpha 0 are blended and dithered.
+ *   uvround  not a GE rule: PPSSPP's x86 sampler rounds bilinear texel
+ *            coordinates to nearest (CVTPS2DQ); getile truncates. */
+#ifndef GETILE_COMPAT_H
+#define GETILE_COMPAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum gt_compat_flag {
+    GT_COMPAT_ARITH = 1u << 0,
+    GT_COMPAT_MERGE = 1u << 1,
+    GT_COMPAT_VIEWER = 1u << 2,
+    GT_COMPAT_REPLAY = 1u << 3,
+    GT_COMPAT_ATEST = 1u << 4,
+    GT_COMPAT_UVROUND = 1u << 5,
+    GT_COMPAT_RECTEDGE = 1u << 6,
+    GT_COMPAT_ALL = (1u << 7) - 1,
+};
+
+#ifdef GT_PPSSPP_COMPAT
+extern unsigned gt_compat_flags;
+#define GT_COMPAT(name) ((gt_compat_flags & GT_COMPAT_##name) != 0)
+#else
+#define GT_COMPAT(name) 0
+#endif
+
+/* Reads GETILE_PPSSPP_COMPAT once (compat build only; a no-op otherwise).
+ * Returns the selected flags. */
+unsigned gt_compat_init(void);
+/* Parses a switch list as described above into flags; -1 for an unknown
+ * name. Available in every build (tests use it). */
+int gt_compat_parse(const char *list, unsigned *flags);
+
+struct gt_vout;
+struct rast_prim;
+struct rast_state;
+
+/* ---- merge: PPSSPP's rectangle detection (RasterizerRectangle.cpp) ---- */
+
+/* What the detection looks at besides the vertices. */
+struct compat_rect_ctx {
+    bool through, textured, fog;
+    bool z_matters;   /* depth write on, or a depth test other than ALWAYS */
+};
+/* Each returns true when the vertices form one rectangle and names the
+ * vertices that become its top-left and bottom-right corners. */
+bool compat_rect_pair6(const struct compat_rect_ctx *c, const struct gt_vout *v, int *tl, int *br);
+bool compat_rect_strip4(const struct compat_rect_ctx *c, const struct gt_vout *v, int *tl, int *br);
+bool compat_rect_fan4(const struct compat_rect_ctx *c, const struct gt_vout *v, int *tl, int *br);
+/* Two through-mode rectangles side by side (v[0..1], v[2..3]) that PPSSPP
+ * draws as one from v[0] to v[3]. */
+bool compat_rect_slices(const struct compat_rect_ctx *c, const struct gt_vout *v);
+
+/* ---- arith: the viewport and 12.4 position as PPSSPP computes them ---- */
+struct gt_xform;
+/* From out->clip: out->screen (x, y, z in floats), out->x16 and out->y16. */
+void compat_screen(const struct gt_xform *xf, struct gt_vout *out);
+
+/* ---- rectedge ---- */
+/* Widens p's pixel range (x0..x1, y0..y1, before the scissor) by the last
+ * column or row when it is the second of a quad counted from x0 (y0) and
+ * its centre 16 px + 8 equals the right edge xr (bottom edge yb). Quads are
+ * counted from the rectangle's first pixel; PPSSPP restarts them at its bin
+ * edges, which this does not model. */
+void compat_rect_edges(struct rast_prim *p, int32_t xr, int32_t yb);
+
+/* ---- atest: PPSSPP's alpha-test drop (DetectStateOptimizations) ---- */
+/* Whether PPSSPP skips the alpha test for a primitive whose color-giving
+ * vertices are v[0..n-1]. */
+bool compat_skip_alpha_test(const struct rast_state *st, const struct gt_vout *const *v, unsigned n);
+
+/* ---- uvround ---- */
+/* value / 2^frac_bits rounded to nearest, ties to even (CVTPS2DQ's mode),
+ * frac_bits >= 1. */
+int64_t compat_round_shift(int64_t value, unsigned frac_bits);
+/* x / 2^exp2 rounded to nearest, ties to even (saturated to int64). x is a
+ * gefloat's bit pattern (gemath.h). */
+int64_t compat_round_scaled(uint32_t x, int32_t exp2);
+
+#endif
