@@ -333,8 +333,10 @@ static int have_avx2;
  * cannot see through (vec_consts) keeps it one memory operand. */
 struct vec_consts {
     uint32_t expmask[4], sigbytes[4], hidden[4], sign[4], max[4], trunc[4], bias142[4], minnorm[4];
+    uint32_t fifteen[4], ones[4], word0[4], c1000e[4], c269[4], c143[4], c236[4];
+    uint32_t bcast01[8], bcast23[8];
 };
-static const struct vec_consts vec_consts_tab __attribute__((aligned(16))) = {
+static const struct vec_consts vec_consts_tab __attribute__((aligned(32))) = {
     {0x7F800000u, 0x7F800000u, 0x7F800000u, 0x7F800000u},
     /* vpshufb: bytes 1 and 2 of each lane to bytes 0 and 1, bytes 2 and 3
      * cleared, i.e. (v >> 8) & 0xFFFF. */
@@ -345,6 +347,18 @@ static const struct vec_consts vec_consts_tab __attribute__((aligned(16))) = {
     {0xFFFFFF00u, 0xFFFFFF00u, 0xFFFFFF00u, 0xFFFFFF00u},
     {142u << 23, 142u << 23, 142u << 23, 142u << 23},
     {0x007FFFFFu, 0x007FFFFFu, 0x007FFFFFu, 0x007FFFFFu},
+    {15u, 15u, 15u, 15u},
+    {0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu},
+    /* vpshufb: the low 16 bits of lane 0 to every lane, zero-extended. */
+    {0x80800100u, 0x80800100u, 0x80800100u, 0x80800100u},
+    {0x1000Eu, 0x1000Eu, 0x1000Eu, 0x1000Eu},
+    {269u, 269u, 269u, 269u},
+    {143u, 143u, 143u, 143u},
+    {236u, 236u, 236u, 236u},
+    /* vpshufb on v in both halves: v[0] to every lane of the low half and
+     * v[1] to the high half's (bcast01); v[2] and v[3] (bcast23). */
+    {0x03020100u, 0x03020100u, 0x03020100u, 0x03020100u, 0x07060504u, 0x07060504u, 0x07060504u, 0x07060504u},
+    {0x0B0A0908u, 0x0B0A0908u, 0x0B0A0908u, 0x0B0A0908u, 0x0F0E0D0Cu, 0x0F0E0D0Cu, 0x0F0E0D0Cu, 0x0F0E0D0Cu},
 };
 static inline const struct vec_consts *vec_consts(void)
 {
@@ -362,48 +376,94 @@ AVX2_FN static inline __m128i canon255_avx2(__m128i v, __m128i is255)
     return _mm_blendv_epi8(v, max, is255);
 }
 
+/* The end of a row sum: the signed sum in lane 0 of s (in units of
+ * 2^(kmax - 269), |sum| < 2^18) packed as dot4_core packs it (+0 for 0,
+ * else pack_signed(sum, kmax - 127)). |sum| < 2^24 converts to a float
+ * exactly (vcvtdq2ps: no rounding, so no dependence on the rounding mode;
+ * no float arithmetic), whose bits are the sign, the biased exponent
+ * 126 + L for the bit length L of |sum| and the bits below the top one:
+ * with the low 8 bits cleared, what pack_norm stores, and adding
+ * (kmax - 269) << 23 gives pack_norm's exponent kmax - 127 + L - 16 when
+ * that is in 1..254. With 1 <= L <= 18 it is whenever kmax is in 143..379
+ * (one test on kmax, known before the sum); otherwise the exponent is
+ * checked as pack() does. */
+AVX2_FN __attribute__((always_inline)) static inline gefloat row_pack_avx2(__m128i s, int32_t kmax)
+{
+    uint32_t r = (uint32_t)_mm_cvtsi128_si32(_mm_castps_si128(_mm_cvtepi32_ps(s)));
+    int32_t kadj = kmax - 269;
+    if (__builtin_expect((uint32_t)(kmax - 143) <= 379u - 143u, 1)) {
+        if (__builtin_expect(r == 0, 0)) return GEMATH_ZERO;
+        return (r + ((uint32_t)kadj << 23)) & 0xFFFFFF00u;
+    }
+    int32_t e = (int32_t)((r >> 23) & 0xFFu) + kadj;
+    if (r == 0) return GEMATH_ZERO;
+    if ((uint32_t)(e - 1) < 254u) return (r + ((uint32_t)kadj << 23)) & 0xFFFFFF00u;
+    return e <= 0 ? r & 0x80000000u : (r & 0x80000000u) | GEMATH_MAX;
+}
+
 /* dot4_core with the four terms in the lanes of one vector: the same
  * integers, step by step. Differences in form, not in value:
- *  - the significand is bytes 1 and 2 (vpshufb) with bit 15 set;
- *  - a factor with exponent field 0 gets significand 0 (vpsignd by the
- *    masked exponent, which is 0 exactly there and positive elsewhere), so
- *    its product is 0, and its key becomes 0 (real keys are >= 2);
- *  - p >> (kmax + 15 - x) is computed as (p >> 15) >> (kmax - x), the same
- *    floor; vpsrlvd gives 0 for shifts of 32 or more, as the clamped
- *    64-bit shift does;
- *  - the signs are applied with vpsignd by a and by b (a lane whose a or b
- *    bits are 0 is a zero product, already 0). */
+ *  - the significand is bytes 1 and 2 (vpshufb) with bit 15 set, also
+ *    where the exponent field is 0 (such a term is removed below);
+ *  - p >> 31 (whether the product has 32 bits) is bit 15 of p >> 16, which
+ *    vpmulhuw gives directly (the high halves of the 32-bit lanes are 0),
+ *    sooner than the 32-bit product;
+ *  - a zero product (a factor with exponent field 0) is found from the
+ *    smaller exponent m = min(ea, eb), 0 exactly there: its key becomes 0
+ *    or 1 (x signed by m; real keys are >= 2), and its term is multiplied
+ *    by sgn = m signed by a and by b, which is 0 exactly there and has the
+ *    product's sign elsewhere (a and b are then nonzero);
+ *  - the largest key is found with vphminposuw (the smallest 16-bit word
+ *    and its position) on ~key: the high halves of the lanes are 0xFFFF,
+ *    the low halves 0xFFFF - key, so the smallest word is 0xFFFF - kmax;
+ *  - p >> (kmax + 15 - x) is one vpsrlvd by (0x1000E - x) - (0xFFFF - kmax),
+ *    which gives 0 for shifts of 32 or more, as the clamped 64-bit shift
+ *    does;
+ *  - the packing is row_pack_avx2. */
+AVX2_FN __attribute__((always_inline)) static inline gefloat row_sum_core_avx2(const struct vec_consts *k,
+                                                                           __m128i va, __m128i vb,
+                                                                           __m128i ea, __m128i eb)
+{
+    __m128i m = _mm_min_epu32(ea, eb);
+    __m128i x = _mm_srli_epi32(_mm_add_epi32(ea, eb), 23);
+    __m128i sgn = _mm_sign_epi32(_mm_sign_epi32(m, va), vb);
+    const __m128i sigbytes = VCONST(k, sigbytes), hidden = VCONST(k, hidden);
+    __m128i ma = _mm_or_si128(_mm_shuffle_epi8(va, sigbytes), hidden);
+    __m128i mb = _mm_or_si128(_mm_shuffle_epi8(vb, sigbytes), hidden);
+    __m128i p = _mm_mullo_epi32(ma, mb);
+    /* ~key = ~(x signed by m) - (p >> 31). */
+    __m128i nkey = _mm_sub_epi32(_mm_xor_si128(_mm_sign_epi32(x, m), VCONST(k, ones)),
+                                 _mm_srli_epi32(_mm_mulhi_epu16(ma, mb), 15));
+    /* mn = 0xFFFF - kmax in every lane. */
+    __m128i mn = _mm_shuffle_epi8(_mm_minpos_epu16(nkey), VCONST(k, word0));
+    __m128i y = _mm_sub_epi32(VCONST(k, c1000e), x);
+    __asm__("" : "+x"(y)); /* opaque: the compiler would subtract x after mn */
+    __m128i t = _mm_srlv_epi32(p, _mm_sub_epi32(y, mn));
+    t = _mm_sign_epi32(t, sgn);
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4E));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xB1));
+    return row_pack_avx2(t, 0xFFFF - _mm_cvtsi128_si32(mn));
+}
+
+/* row_sum_avx2 when an operand has exponent field 255 (rare): on
+ * canonicalised lanes. */
+AVX2_FN __attribute__((noinline)) static gefloat row_sum_special_avx2(__m128i va, __m128i vb)
+{
+    const struct vec_consts *k = vec_consts();
+    const __m128i expmask = VCONST(k, expmask);
+    va = canon255_avx2(va, _mm_cmpeq_epi32(_mm_and_si128(va, expmask), expmask));
+    vb = canon255_avx2(vb, _mm_cmpeq_epi32(_mm_and_si128(vb, expmask), expmask));
+    return row_sum_core_avx2(k, va, vb, _mm_and_si128(va, expmask), _mm_and_si128(vb, expmask));
+}
+
 AVX2_FN __attribute__((always_inline)) static inline gefloat row_sum_avx2(__m128i va, __m128i vb)
 {
     const struct vec_consts *k = vec_consts();
     const __m128i expmask = VCONST(k, expmask);
     __m128i ea = _mm_and_si128(va, expmask), eb = _mm_and_si128(vb, expmask);
-    __m128i emax = _mm_max_epu32(ea, eb);
-    if (__builtin_expect(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(emax, expmask))), 0)) {
-        va = canon255_avx2(va, _mm_cmpeq_epi32(ea, expmask));
-        vb = canon255_avx2(vb, _mm_cmpeq_epi32(eb, expmask));
-        ea = _mm_and_si128(va, expmask);
-        eb = _mm_and_si128(vb, expmask);
-    }
-    __m128i x = _mm_srli_epi32(_mm_add_epi32(ea, eb), 23);
-    /* The significands, bit 15 (the exponent's low bit) set to the hidden
-     * bit, cleared where the exponent field is 0. */
-    const __m128i sigbytes = VCONST(k, sigbytes), hidden = VCONST(k, hidden);
-    __m128i ma = _mm_sign_epi32(_mm_or_si128(_mm_shuffle_epi8(va, sigbytes), hidden), ea);
-    __m128i mb = _mm_sign_epi32(_mm_or_si128(_mm_shuffle_epi8(vb, sigbytes), hidden), eb);
-    /* p >> 15: 2^15..2^17 - 1 for a real product, 0 for a zero one. */
-    __m128i p15 = _mm_srli_epi32(_mm_mullo_epi32(ma, mb), 15);
-    __m128i key = _mm_sign_epi32(_mm_add_epi32(x, _mm_srli_epi32(p15, 16)), p15);
-    __m128i kmax = _mm_max_epi32(key, _mm_shuffle_epi32(key, 0x4E));
-    kmax = _mm_max_epi32(kmax, _mm_shuffle_epi32(kmax, 0xB1));
-    __m128i t = _mm_srlv_epi32(p15, _mm_sub_epi32(kmax, x));
-    t = _mm_sign_epi32(_mm_sign_epi32(t, va), vb);
-    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4E));
-    /* The last add in scalar code: lanes 0 and 1 as one 64-bit move. */
-    uint64_t t01 = (uint64_t)_mm_cvtsi128_si64(t);
-    int32_t sum = (int32_t)((uint32_t)t01 + (uint32_t)(t01 >> 32));
-    if (__builtin_expect(sum == 0, 0)) return GEMATH_ZERO;
-    return pack_signed(sum, _mm_cvtsi128_si32(kmax) - 127);
+    if (__builtin_expect(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_max_epu32(ea, eb), expmask))), 0))
+        return row_sum_special_avx2(va, vb);
+    return row_sum_core_avx2(k, va, vb, ea, eb);
 }
 
 AVX2_FN static gefloat dot4_avx2(const gefloat a[4], const gefloat b[4])
@@ -427,75 +487,98 @@ AVX2_FN static void mat_rows_avx2(const gefloat *m, int rows, const gefloat v[4]
 #define VCONST256(k, field) _mm256_broadcastsi128_si256(VCONST(k, field))
 
 /* Two terms of four row sums, row r in lane r (term j) and lane 4 + r (term
- * j + 1): the per-term steps of row_sum_avx2 (same integers, same special
- * cases), except that a zero factor clears its significand before the
- * product. Returns p >> 15 (0 for a zero product) and sets *x and *key. */
+ * j + 1): the per-term steps of row_sum_core_avx2 (same integers, same
+ * special cases; the largest key is searched lane-wise by the caller).
+ * Returns p and sets *x15 = x - 15, *key and *sgn. */
 AVX2_FN __attribute__((always_inline)) static inline __m256i
-two_terms_avx2(const struct vec_consts *k, __m256i va, __m256i vb, __m256i *x, __m256i *key)
+two_terms_avx2(const struct vec_consts *k, __m256i va, __m256i vb, __m256i *x15, __m256i *key, __m256i *sgn)
 {
     const __m256i expmask = VCONST256(k, expmask), sigbytes = VCONST256(k, sigbytes),
                   hidden = VCONST256(k, hidden);
     __m256i ea = _mm256_and_si256(va, expmask), eb = _mm256_and_si256(vb, expmask);
-    *x = _mm256_srli_epi32(_mm256_add_epi32(ea, eb), 23);
+    __m256i m = _mm256_min_epu32(ea, eb);
+    __m256i x = _mm256_srli_epi32(_mm256_add_epi32(ea, eb), 23);
+    *sgn = _mm256_sign_epi32(_mm256_sign_epi32(m, va), vb);
     __m256i ma = _mm256_or_si256(_mm256_shuffle_epi8(va, sigbytes), hidden);
     __m256i mb = _mm256_or_si256(_mm256_shuffle_epi8(vb, sigbytes), hidden);
-    __m256i p = _mm256_mullo_epi32(_mm256_sign_epi32(ma, ea), _mm256_sign_epi32(mb, eb));
-    __m256i p15 = _mm256_srli_epi32(p, 15);
-    *key = _mm256_sign_epi32(_mm256_add_epi32(*x, _mm256_srli_epi32(p15, 16)), p15);
-    return p15;
+    *key = _mm256_add_epi32(_mm256_sign_epi32(x, m), _mm256_srli_epi32(_mm256_mulhi_epu16(ma, mb), 15));
+    *x15 = _mm256_sub_epi32(x, VCONST256(k, fifteen));
+    return _mm256_mullo_epi32(ma, mb);
 }
 
-/* Nonzero when a lane of va or vb has exponent field 255. */
-AVX2_FN __attribute__((always_inline)) static inline int any255_avx2(const struct vec_consts *k,
-                                                                     __m256i va, __m256i vb)
+/* Lane-wise max of the exponent fields of va and vb (255 is special). */
+AVX2_FN __attribute__((always_inline)) static inline __m256i max255_avx2(const struct vec_consts *k,
+                                                                      __m256i va, __m256i vb)
 {
     const __m256i expmask = VCONST256(k, expmask);
-    __m256i e = _mm256_max_epu32(_mm256_and_si256(va, expmask), _mm256_and_si256(vb, expmask));
-    return _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(e, expmask)));
+    return _mm256_max_epu32(_mm256_and_si256(va, expmask), _mm256_and_si256(vb, expmask));
 }
 
 /* out[r] = row r of the column-major matrix m (`rows` = 3 or 4 values per
  * column, 4 columns) times v: the four row sums side by side, row r in lane
  * r, two terms per 256-bit vector, so the largest-product search and the
- * sum are lane-wise (no horizontal steps). Each lane computes exactly what
- * row_sum_avx2 computes for its row (tests: gemath_xref_dot4 checks the
- * matrix products against the exact reference). */
+ * sum are lane-wise (no horizontal steps), and the packing is
+ * row_pack_avx2's on four lanes. Each lane computes exactly what
+ * row_sum_core_avx2 computes for its row (tests: gemath_xref_dot4 checks
+ * the matrix products against the exact reference). */
 AVX2_FN static void mat_apply_avx2(const gefloat *m, int rows, const gefloat v[4], gefloat *out)
 {
     const struct vec_consts *k = vec_consts();
-    __m128i col[4];
+    __m256i va01, va23;
     if (rows == 4) {
-        for (int j = 0; j < 4; j++) col[j] = _mm_loadu_si128((const __m128i *)(const void *)(m + 4 * j));
+        va01 = _mm256_loadu_si256((const __m256i *)(const void *)m);
+        va23 = _mm256_loadu_si256((const __m256i *)(const void *)(m + 8));
     } else {
-        /* Lane 3 reads as +0 (a zero product), never past m[11]. */
-        const __m128i three = _mm_set_epi32(0, -1, -1, -1);
-        for (int j = 0; j < 4; j++) col[j] = _mm_maskload_epi32((const int *)(m + 3 * j), three);
+        /* Columns at m, m + 3, m + 6 and m + 9 (read as m[8..11] moved down
+         * one lane, never past m[11]); lane 3 is not a row and is ignored. */
+        __m128i c0 = _mm_loadu_si128((const __m128i *)(const void *)m);
+        __m128i c1 = _mm_loadu_si128((const __m128i *)(const void *)(m + 3));
+        __m128i c2 = _mm_loadu_si128((const __m128i *)(const void *)(m + 6));
+        __m128i c3 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(const void *)(m + 8)), 0xF9);
+        va01 = _mm256_inserti128_si256(_mm256_castsi128_si256(c0), c1, 1);
+        va23 = _mm256_inserti128_si256(_mm256_castsi128_si256(c2), c3, 1);
     }
-    __m256i va01 = _mm256_inserti128_si256(_mm256_castsi128_si256(col[0]), col[1], 1);
-    __m256i va23 = _mm256_inserti128_si256(_mm256_castsi128_si256(col[2]), col[3], 1);
-    __m256i vv = _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)v));
-    __m256i vb01 = _mm256_permutevar8x32_epi32(vv, _mm256_set_epi32(1, 1, 1, 1, 0, 0, 0, 0));
-    __m256i vb23 = _mm256_permutevar8x32_epi32(vv, _mm256_set_epi32(3, 3, 3, 3, 2, 2, 2, 2));
-    if (__builtin_expect(any255_avx2(k, va01, vb01) | any255_avx2(k, va23, vb23), 0)) {
+    __m256i vv = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)v));
+    __m256i vb01 = _mm256_shuffle_epi8(vv, _mm256_loadu_si256((const __m256i *)(const void *)k->bcast01));
+    __m256i vb23 = _mm256_shuffle_epi8(vv, _mm256_loadu_si256((const __m256i *)(const void *)k->bcast23));
+    __m256i emax = _mm256_max_epu32(max255_avx2(k, va01, vb01), max255_avx2(k, va23, vb23));
+    unsigned bad = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(emax, VCONST256(k, expmask))));
+    if (__builtin_expect(bad & (rows == 4 ? 0xFFu : 0x77u), 0)) {
         mat_rows_avx2(m, rows, v, out);
         return;
     }
-    __m256i x01, x23, key01, key23;
-    __m256i p01 = two_terms_avx2(k, va01, vb01, &x01, &key01);
-    __m256i p23 = two_terms_avx2(k, va23, vb23, &x23, &key23);
+    __m256i x01, x23, key01, key23, sgn01, sgn23;
+    __m256i p01 = two_terms_avx2(k, va01, vb01, &x01, &key01, &sgn01);
+    __m256i p23 = two_terms_avx2(k, va23, vb23, &x23, &key23, &sgn23);
     __m256i kmax = _mm256_max_epi32(key01, key23);
-    __m128i kmax4 = _mm_max_epi32(_mm256_castsi256_si128(kmax), _mm256_extracti128_si256(kmax, 1));
-    kmax = _mm256_broadcastsi128_si256(kmax4);
-    __m256i t01 = _mm256_srlv_epi32(p01, _mm256_sub_epi32(kmax, x01));
-    __m256i t23 = _mm256_srlv_epi32(p23, _mm256_sub_epi32(kmax, x23));
-    t01 = _mm256_sign_epi32(_mm256_sign_epi32(t01, va01), vb01);
-    t23 = _mm256_sign_epi32(_mm256_sign_epi32(t23, va23), vb23);
+    kmax = _mm256_max_epi32(kmax, _mm256_permute2x128_si256(kmax, kmax, 0x01));
+    __m256i t01 = _mm256_sign_epi32(_mm256_srlv_epi32(p01, _mm256_sub_epi32(kmax, x01)), sgn01);
+    __m256i t23 = _mm256_sign_epi32(_mm256_srlv_epi32(p23, _mm256_sub_epi32(kmax, x23)), sgn23);
     __m256i t = _mm256_add_epi32(t01, t23);
-    __m128i sum4 = _mm_add_epi32(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
-    int32_t sum[4], key[4];
-    _mm_storeu_si128((__m128i *)(void *)sum, sum4);
-    _mm_storeu_si128((__m128i *)(void *)key, kmax4);
-    for (int r = 0; r < rows; r++) out[r] = sum[r] ? pack_signed(sum[r], key[r] - 127) : GEMATH_ZERO;
+    __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
+    __m128i k4 = _mm256_castsi256_si128(kmax);
+    /* row_pack_avx2 on four lanes: a zero sum is +0 (also in a row of zero
+     * products only, whose kmax is 0 or 1), and kmax in 143..379 keeps
+     * every other exponent in range (otherwise pack_signed packs them). */
+    __m128i f = _mm_castps_si128(_mm_cvtepi32_ps(sum));
+    __m128i res = _mm_add_epi32(f, _mm_slli_epi32(_mm_sub_epi32(k4, VCONST(k, c269)), 23));
+    __m128i zero = _mm_cmpeq_epi32(sum, _mm_setzero_si128());
+    res = _mm_andnot_si128(zero, _mm_and_si128(res, VCONST(k, trunc)));
+    __m128i kr = _mm_sub_epi32(k4, VCONST(k, c143));
+    __m128i ok = _mm_or_si128(_mm_cmpeq_epi32(_mm_min_epu32(kr, VCONST(k, c236)), kr), zero);
+    if (__builtin_expect(((unsigned)_mm_movemask_ps(_mm_castsi128_ps(ok)) | (rows == 4 ? 0u : 8u)) == 15u, 1)) {
+        if (rows == 4) {
+            _mm_storeu_si128((__m128i *)(void *)out, res);
+        } else {
+            _mm_storel_epi64((__m128i *)(void *)out, res);
+            out[2] = (uint32_t)_mm_extract_epi32(res, 2);
+        }
+        return;
+    }
+    int32_t sums[4], keys[4];
+    _mm_storeu_si128((__m128i *)(void *)sums, sum);
+    _mm_storeu_si128((__m128i *)(void *)keys, k4);
+    for (int r = 0; r < rows; r++) out[r] = sums[r] ? pack_signed(sums[r], keys[r] - 127) : GEMATH_ZERO;
 }
 #endif
 

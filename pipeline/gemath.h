@@ -1,9 +1,9 @@
 /* GE arithmetic: the console's number format and every operation the
  * transform path, triangle setup, lighting, curves and the blender compute
  * with (GE-HARDWARE.md §1 to §4). All of it is integer code; no operation
- * here uses host floating point arithmetic (the AVX2 lerp8 converts 16-bit
- * integers to floats, which is exact, only to find their bit length), so
- * results are identical on every compiler and CPU.
+ * here uses host floating point arithmetic (the AVX2 row sums and lerp8
+ * convert integers below 2^24 to floats, which is exact, only to find their
+ * bit length), so results are identical on every compiler and CPU.
  *
  * The number format (§1). A gefloat is the bit pattern of an IEEE single
  * whose low 8 mantissa bits are zero: 1 sign bit, an 8-bit exponent with

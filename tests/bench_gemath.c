@@ -1,7 +1,8 @@
 /* Benchmark of pipeline/gemath: ns per operation for the row sum, the
  * multiplier and adder, the reciprocal tables and the lerp (median of 9
  * runs over precomputed inputs), ns per lane of the eight-lane lerp, and
- * ns per 4x4 matrix-vector product (four row sums). Target (issue 3): gemath_dot4 <= 5 ns.
+ * ns per 4x3 and 4x4 matrix-vector product (three and four row sums).
+ * Target (issue 3): gemath_dot4 <= 5 ns.
  *
  * What it measures: throughput of independent calls. Each loop makes real,
  * out-of-line library calls (gemath_dot4 etc., as the pipeline makes them)
@@ -9,10 +10,10 @@
  * iterations is the 1-cycle add into acc, so calls overlap in the CPU as
  * far as their own cost allows. A trivial out-of-line function with
  * gemath_dot4's signature costs about 1 ns per call in this loop on the
- * reference machines (call, return, two pointer arguments). mat44_apply is
- * per product (four row sums), including its result reduction. The
+ * reference machines (call, return, two pointer arguments). The
  * machines are shared: compare builds in alternating runs, not against an
- * earlier log. */
+ * earlier log. mat43_apply and mat44_apply are per product (three and
+ * four row sums), including their result reduction. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -47,9 +48,10 @@ static gefloat rand_value(void)
     return (uint32_t)(r >> 63) << 31 | e << 23 | ((uint32_t)(r >> 8) & 0x7FFF00u);
 }
 
-enum op { OP_DOT4, OP_MUL, OP_ADD, OP_RECIP, OP_RSQRT, OP_AREA, OP_LERP, OP_LERP8, OP_MAT44, OP_COUNT };
+enum op { OP_DOT4, OP_MUL, OP_ADD, OP_RECIP, OP_RSQRT, OP_AREA, OP_LERP, OP_LERP8, OP_MAT43, OP_MAT44, OP_COUNT };
 static const char *const op_names[OP_COUNT] = {
-    "dot4 (row sum)", "mul", "add", "recip", "rsqrt", "area_recip", "lerp", "lerp8 per lane", "mat44_apply"};
+    "dot4 (row sum)", "mul", "add", "recip", "rsqrt", "area_recip", "lerp", "lerp8 per lane", "mat43_apply",
+    "mat44_apply"};
 
 /* One run of `op` over all inputs PASSES times; returns ns per operation
  * (per lane for lerp8: N_INPUTS / 2 calls of 8 lanes each per pass). */
@@ -87,6 +89,13 @@ static double run_once(enum op op)
                 gefloat out[8];
                 gemath_lerp8(in_a8[i / 2], in_b8[i / 2], in_k[i], out);
                 acc += out[0] ^ out[3] ^ out[5] ^ out[7];
+            }
+            break;
+        case OP_MAT43:
+            for (int i = 0; i < N_INPUTS; i++) {
+                gefloat out[3];
+                gemath_mat43_apply(in_m[i & 255], in_b[i], out);
+                acc += out[0] ^ out[1] ^ out[2];
             }
             break;
         case OP_MAT44:

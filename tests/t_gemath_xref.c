@@ -351,6 +351,42 @@ TEST(gemath_xref_dot4)
     }
 }
 
+/* The matrix products where their four-rows-at-once path has its own
+ * cases, row by row against the reference: rows of zero products only
+ * (zero matrix entries against zero vector components, as axis-aligned
+ * normals give), exactly cancelling rows, products at the ends of the
+ * exponent range (underflow to zero, saturation), stray low bits and
+ * special values, with both matrix shapes. */
+TEST(gemath_xref_mat_edges)
+{
+    rng_state = 0x6d6174;
+    no_specials = 0;
+    for (long i = 0; i < XREF_ITERATIONS / 10; i++) {
+        uint32_t rows[4][4], v[4];
+        int cm = rand_centre(), cv = rng_below(2) ? 254 - cm : rand_centre();
+        int spread = rng_below(2) ? 1 : (int)rng_below(30);
+        for (int c = 0; c < 4; c++) {
+            v[c] = rng_below(4) == 0 ? (uint32_t)rng_next() & 0x807FFFFFu : rand_near(cv, spread);
+            for (int r = 0; r < 4; r++)
+                rows[r][c] = rng_below(3) == 0 ? (uint32_t)rng_next() & 0x800000FFu : rand_near(cm, spread);
+        }
+        int r = (int)rng_below(4);
+        switch (rng_below(4)) {
+        case 0: /* row r meets only zeros */
+            for (int c = 0; c < 4; c++)
+                if (v[c] & 0x7F800000u) rows[r][c] = (uint32_t)rng_next() & 0x807FFFFFu;
+            break;
+        case 1: /* row r cancels exactly */
+            rows[r][1] = rows[r][0] ^ 0x80000000u;
+            v[1] = v[0];
+            rows[r][2] = rows[r][3] = 0;
+            break;
+        default: break;
+        }
+        xref_mat_apply(rows, v, i);
+    }
+}
+
 TEST(gemath_xref_lerp)
 {
     rng_state = 0x6c6572;
