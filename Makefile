@@ -84,10 +84,16 @@ tsan-test: $(DEPS_STAMP)
 
 # libFuzzer targets, each run for FUZZ_SECONDS (CI: 60).
 FUZZ_BIN = $(FUZZ_SRC:tests/%.c=build/fuzz/%)
+FUZZ_CC = clang -std=c17 -g -O1 -ffp-contract=off -D_DEFAULT_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    -Ipipeline -Ibinning -Iproto -Itests $(PKG_CFLAGS)
 build/fuzz/%: tests/%.c $(LIB_SRC) $(HDRS) | $(DEPS_STAMP)
 	@mkdir -p build/fuzz
-	clang -std=c17 -g -O1 -ffp-contract=off -D_DEFAULT_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	    -Ipipeline -Ibinning -Iproto -Itests $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(PKG_LIBS)
+	$(FUZZ_CC) -o $@ $< $(LIB_SRC) $(PKG_LIBS)
+# The daemon's request path (no sockets, no loop: server/request.c, render_job.c).
+FUZZ_SRV_SRC := server/request.c server/render_job.c
+build/fuzz/fuzz_server: tests/fuzz_server.c $(LIB_SRC) $(FUZZ_SRV_SRC) $(HDRS) | $(DEPS_STAMP)
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) -o $@ $< $(LIB_SRC) $(FUZZ_SRV_SRC) $(PKG_LIBS)
 fuzz: $(FUZZ_BIN)
 	@set -e; for f in $(FUZZ_BIN); do \
 	  n=$$(basename $$f); mkdir -p build/fuzz/corpus-$$n; \

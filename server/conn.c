@@ -1,7 +1,8 @@
 /* Connections of getiled: reading into the proto_reader (alloc_cb reserves
- * unpacker buffer, read_cb marks it consumed), cutting and decoding
- * requests, answering ping/stats/errors on the loop, handing renders to the
- * worker pool, writing replies, backpressure and timeouts.
+ * unpacker buffer, read_cb marks it consumed), cutting the stream into
+ * messages, passing each to request.c (which decodes it and answers it or
+ * makes a job), handing renders to the worker pool, writing replies,
+ * backpressure and timeouts.
  *
  * Backpressure: reading stops while the connection has GT_SRV_MAX_INFLIGHT
  * jobs, or more than GT_SRV_MAX_UNSENT reply bytes queued; complete messages
@@ -15,26 +16,14 @@
  * kernel does not reset the connection over unread input and lose replies. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 #include "server.h"
 
 static void conn_resume(struct srv_conn *c);
 
-/* One log line per request: time, connection, id, op, request bytes, result, ms. */
-static void log_request(const struct srv_conn *c, uint64_t id, const char *op, size_t bytes, const char *result,
-                        uint64_t t0, const char *note)
+static void log_request(const struct srv_conn *c, const char *result, const char *note)
 {
-    struct timespec ts;
-    struct tm tm;
-    char t[32];
-    clock_gettime(CLOCK_REALTIME, &ts);
-    gmtime_r(&ts.tv_sec, &tm);
-    strftime(t, sizeof t, "%Y-%m-%dT%H:%M:%S", &tm);
-    fprintf(stderr, "%s.%03ldZ conn=%llu id=%llu op=%s bytes=%zu result=%s ms=%.2f%s\n", t, ts.tv_nsec / 1000000,
-            (unsigned long long)c->num, (unsigned long long)id, op, bytes, result,
-            (double)(uv_hrtime() - t0) / 1e6, note ? note : "");
+    srv_log_request(c->srv, c->num, 0, "-", 0, result, uv_hrtime(), note);
 }
 
 /* Drops a reference; the last one frees the connection. */
@@ -121,16 +110,22 @@ static void conn_send(struct srv_conn *c, char *buf, size_t len)
     c->writes++;
 }
 
-/* Sends an error reply. */
-static void send_error(struct srv_conn *c, uint64_t id, const char *code, const char *message)
+/* Sends a reply made by request.c (buf NULL: it could not be encoded, close). */
+static void send_reply(struct srv_conn *c, struct srv_reply r)
 {
-    char *buf;
-    size_t len;
-    if (srv_encode_error(id, code, message, &buf, &len) < 0) {
+    if (!r.buf) {
         conn_close(c);
         return;
     }
-    conn_send(c, buf, len);
+    conn_send(c, r.buf, r.len);
+}
+
+/* Sends an error reply. */
+static void send_error(struct srv_conn *c, uint64_t id, const char *code, const char *message)
+{
+    struct srv_reply r;
+    if (srv_encode_error(id, code, message, &r.buf, &r.len) < 0) r.buf = NULL;
+    send_reply(c, r);
 }
 
 static void shutdown_cb(uv_shutdown_t *req, int status)
@@ -153,82 +148,21 @@ static void conn_maybe_finish(struct srv_conn *c)
     if (uv_shutdown(&c->shutdown_req, &c->h.stream, shutdown_cb) < 0) conn_close(c);
 }
 
-static bool token_ok(const struct srv_server *srv, const struct proto_request *rq)
-{
-    if (!rq->has_token || rq->token.len != srv->cfg.token_len) return false;
-    unsigned char x = 0;
-    for (size_t i = 0; i < srv->cfg.token_len; i++) x |= (unsigned char)(rq->token.ptr[i] ^ (uint8_t)srv->cfg.token[i]);
-    return x == 0;
-}
-
 /* Answers or queues one complete message (in c->cur). */
 static void handle_message(struct srv_conn *c, size_t bytes)
 {
-    struct srv_server *srv = c->srv;
-    uint64_t t0 = uv_hrtime();
-    struct gt_diag d = {0};
-    c->last_active = srv_now(srv);
-    struct srv_job *job = calloc(1, sizeof *job);
+    struct srv_reply r;
+    c->last_active = srv_now(c->srv);
+    struct srv_job *job = srv_handle_request(c->srv, c->num, &c->cur, bytes, &r);
     if (!job) {
-        log_request(c, 0, "-", bytes, "internal", t0, NULL);
-        send_error(c, 0, proto_code_name(PROTO_E_INTERNAL), "out of memory");
+        send_reply(c, r);
         return;
     }
-    struct proto_request *rq = &job->rq;
-    if (proto_decode_request(&c->cur.data, rq, &d) < 0) {
-        const char *code = proto_code_name(rq->code ? rq->code : PROTO_E_BAD_REQUEST);
-        uint64_t id = rq->has_id ? rq->id : 0;
-        log_request(c, id, "-", bytes, code, t0, NULL);
-        send_error(c, id, code, gt_diag_msg(&d));
-        free(job);
-        return;
-    }
-    const char *op = proto_op_name(rq->op);
-    enum proto_code refuse = PROTO_CODE_NONE;
-    if (srv->cfg.has_token && !token_ok(srv, rq))
-        refuse = PROTO_E_UNAUTHORIZED;
-    else if ((rq->op == PROTO_OP_RENDER_DUMP || rq->op == PROTO_OP_RENDER_LIST) && srv->stopping)
-        refuse = PROTO_E_SHUTTING_DOWN;
-    else if ((rq->op == PROTO_OP_RENDER_DUMP || rq->op == PROTO_OP_RENDER_LIST) && srv->jobs >= srv->cfg.max_jobs)
-        refuse = PROTO_E_BUSY;
-    if (refuse) {
-        log_request(c, rq->id, op, bytes, proto_code_name(refuse), t0, NULL);
-        send_error(c, rq->id, proto_code_name(refuse), NULL);
-        free(job);
-        return;
-    }
-    if (rq->op == PROTO_OP_PING || rq->op == PROTO_OP_STATS) {
-        struct proto_response rs = {.id = rq->id, .ok = true};
-        if (rq->op == PROTO_OP_PING) {
-            rs.pong = true;
-        } else {
-            rs.has_server = true;
-            rs.server = (struct proto_server_stats){srv->count.accepted, srv->count.completed, srv->count.failed,
-                                                    srv->jobs, srv->nconns};
-        }
-        char *buf;
-        size_t len;
-        int rc = srv_encode(&rs, &buf, &len);
-        uint64_t id = rq->id;
-        log_request(c, id, op, bytes, rc < 0 ? "internal" : "ok", t0, NULL);
-        free(job);
-        if (rc < 0)
-            send_error(c, id, proto_code_name(PROTO_E_INTERNAL), "cannot encode the response");
-        else
-            conn_send(c, buf, len);
-        return;
-    }
-    /* a render: the job takes the message (its bytes) and a reference */
-    job->msg = c->cur;
-    msgpack_unpacked_init(&c->cur);
+    /* a render: the job holds a reference */
     job->conn = c;
-    job->req_bytes = bytes;
-    job->t_recv = t0;
     c->refs++;
     c->in_flight++;
-    srv->jobs++;
-    srv->count.accepted++;
-    srv_pool_submit(&srv->pool, job);
+    srv_pool_submit(&c->srv->pool, job);
 }
 
 static bool output_backlogged(const struct srv_conn *c)
@@ -246,9 +180,9 @@ static void conn_process(struct srv_conn *c)
         if (rc == 0) break;
         if (rc < 0) {
             /* the stream cannot be resynchronised: answer with id 0 and end */
-            enum proto_code pc = c->reader.code ? c->reader.code : PROTO_E_BAD_REQUEST;
-            log_request(c, 0, "-", c->reader.scanned, proto_code_name(pc), uv_hrtime(), " (closing)");
-            send_error(c, 0, proto_code_name(pc), gt_diag_msg(&d));
+            struct srv_reply r;
+            srv_stream_error(c->srv, c->num, &c->reader, &d, &r);
+            send_reply(c, r);
             c->no_more = true;
             break;
         }
@@ -282,7 +216,7 @@ static void read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
         return;
     }
     if (n == UV_ENOBUFS && !c->no_more) {
-        log_request(c, 0, "-", 0, "internal", uv_hrtime(), " (closing: out of memory)");
+        log_request(c, "internal", " (closing: out of memory)");
         send_error(c, 0, proto_code_name(PROTO_E_INTERNAL), "out of memory buffering the request");
         c->no_more = true;
         conn_resume(c);
@@ -371,14 +305,8 @@ void srv_conn_job_done(struct srv_job *job, void *arg)
 {
     struct srv_server *srv = arg;
     struct srv_conn *c = job->conn;
-    srv->jobs--;
     c->in_flight--;
-    if (job->ok)
-        srv->count.completed++;
-    else
-        srv->count.failed++;
-    log_request(c, job->rq.id, proto_op_name(job->rq.op), job->req_bytes, job->reply ? job->code : "internal",
-                job->t_recv, c->closing ? " (client gone: reply dropped)" : NULL);
+    srv_job_finished(srv, job, c->closing ? " (client gone: reply dropped)" : NULL);
     if (!c->closing) {
         if (job->reply) {
             c->last_active = srv_now(srv);
@@ -389,9 +317,7 @@ void srv_conn_job_done(struct srv_job *job, void *arg)
         }
         conn_resume(c);
     }
-    free(job->reply);
-    msgpack_unpacked_destroy(&job->msg);
-    free(job);
+    srv_job_free(job);
     conn_unref(c);
     srv_maybe_exit(srv);
 }

@@ -266,6 +266,7 @@ int main(int argc, char **argv)
         return 1;
     }
     srv->loop = &loop;
+    srv->log = stderr;
     uv_signal_init(&loop, &srv->sigterm);
     uv_signal_init(&loop, &srv->sigint);
     uv_timer_init(&loop, &srv->sweep);

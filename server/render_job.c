@@ -103,8 +103,8 @@ static int run_list(struct gt_render *r, const struct proto_request *rq, struct 
 }
 
 /* Renders and fills the outputs and stats of rs. */
-static int render(const struct proto_request *rq, struct gt_render *r, bool *inited, struct outbufs *o,
-                  struct proto_response *rs, struct gt_diag *d)
+static int render(const struct proto_request *rq, uint64_t step_budget, struct gt_render *r, bool *inited,
+                  struct outbufs *o, struct proto_response *rs, struct gt_diag *d)
 {
     unsigned threads = rq->threads ? rq->threads : 1;
     unsigned tile = rq->tile_size ? rq->tile_size : GT_TILE_SIZE_DEFAULT;
@@ -118,12 +118,14 @@ static int render(const struct proto_request *rq, struct gt_render *r, bool *ini
             return rc;
         }
         *inited = true;
+        r->ge.step_budget = step_budget;
         if ((rc = gt_render_set_threads(r, threads, tile, d)) >= 0) rc = gt_render_replay(r, &dp, rq->replay_end, d);
         dump_free(&dp);
         if (rc < 0) return rc;
     } else {
         if ((rc = gt_render_init(r, d)) < 0) return rc;
         *inited = true;
+        r->ge.step_budget = step_budget;
         if ((rc = gt_render_set_threads(r, threads, tile, d)) < 0) return rc;
         if ((rc = run_list(r, rq, d)) < 0) return rc;
     }
@@ -191,7 +193,7 @@ void srv_render_job(struct srv_job *job)
     } else {
         rs->id = rq->id;
         rs->ok = true;
-        rc = render(rq, r, &inited, &o, rs, &d);
+        rc = render(rq, job->step_budget, r, &inited, &o, rs, &d);
     }
     if (rc >= 0) {
         rs->stats.ms = (double)(uv_hrtime() - t0) / 1e6;

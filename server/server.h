@@ -1,7 +1,7 @@
 /* getiled, the render daemon: the structures its parts share.
  *
  * One libuv loop (getiled.c: options, listeners, signals, the timeout sweep;
- * conn.c: connections) never blocks: every render (dump parsing, replay,
+ * conn.c: connections; request.c: one message, free of sockets) never blocks: every render (dump parsing, replay,
  * readout, PNG and response encoding) runs on a pool of worker threads
  * (jobs.c, render_job.c), which hand finished jobs back through a
  * mutex-protected completion list and uv_async_send.
@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <uv.h>
 
@@ -36,6 +37,7 @@ struct srv_config {
     size_t token_len;
     uint64_t idle_timeout_ms;  /* 0: none */
     uint64_t write_timeout_ms; /* a write without progress this long closes the connection */
+    uint64_t step_budget;      /* display-list steps of one render (0: GT_DEFAULT_STEP_BUDGET; the fuzz target lowers it) */
 };
 
 /* A listening socket. */
@@ -82,11 +84,13 @@ struct srv_conn {
 /* A render request travelling to a worker and back. */
 struct srv_job {
     struct srv_job *next;
-    struct srv_conn *conn;     /* holds a reference */
+    struct srv_conn *conn;     /* holds a reference (NULL when driven from a buffer) */
     msgpack_unpacked msg;      /* keeps the request's bytes alive (destroyed on the loop thread) */
     struct proto_request rq;
     size_t req_bytes;
+    uint64_t conn_num;         /* the connection's number, for the log */
     uint64_t t_recv;           /* uv_hrtime() when the request was decoded */
+    uint64_t step_budget;      /* srv_config.step_budget */
     /* filled by the worker */
     char *reply;               /* the encoded response (malloc'd; freed after the write) */
     size_t reply_len;
@@ -125,9 +129,37 @@ struct srv_server {
     uint64_t nconns, next_conn;
     unsigned jobs;             /* render jobs accepted and not finished */
     struct srv_counters count;
+    FILE *log;                 /* one line per request (stderr; NULL: none) */
     bool stopping;             /* SIGTERM/SIGINT: finish accepted jobs, then exit */
     bool closed;               /* the loop's own handles are closed */
 };
+
+/* An encoded reply: malloc'd bytes, or buf NULL when even an error reply
+ * could not be encoded (out of memory: the connection is closed). */
+struct srv_reply {
+    char *buf;
+    size_t len;
+};
+
+/* --- request.c: one message, apart from the connection (no socket, no loop) --- */
+/* The log line of a request on srv->log: time, connection, id, op, request
+ * bytes, result, ms since t0 (uv_hrtime), an optional note. */
+void srv_log_request(const struct srv_server *srv, uint64_t conn, uint64_t id, const char *op, size_t bytes,
+                     const char *result, uint64_t t0, const char *note);
+/* One complete message (*msg, `bytes` long) from connection number conn:
+ * decoded and checked (token, shutting down, busy). A render becomes a job
+ * (returned: it has taken *msg over, which is left empty; it is counted in
+ * srv->jobs and count.accepted; the caller sets job->conn and runs it).
+ * Anything else is answered at once: NULL is returned with *out set. */
+struct srv_job *srv_handle_request(struct srv_server *srv, uint64_t conn, msgpack_unpacked *msg, size_t bytes,
+                                   struct srv_reply *out);
+/* The reply (id 0) to a stream error of rd (proto_next failed with d). */
+void srv_stream_error(struct srv_server *srv, uint64_t conn, const struct proto_reader *rd,
+                      const struct gt_diag *d, struct srv_reply *out);
+/* A job back from srv_render_job: the counters and the log line (note: NULL or " (...)"). */
+void srv_job_finished(struct srv_server *srv, struct srv_job *job, const char *note);
+/* Frees a job, its reply and its message. */
+void srv_job_free(struct srv_job *job);
 
 /* --- conn.c --- */
 /* Accepts a connection on a listener (the connection callback). */
