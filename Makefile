@@ -27,8 +27,9 @@ HDRS     := $(wildcard pipeline/*.h binning/*.h proto/*.h tests/*.h clients/*.h 
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 SRV_OBJ  = $(SRV_SRC:%.c=$(BUILD)/obj/%.o)
-# The test runner also links the fuzzer's case generator (tests/t_fuzz_cmd.c).
-TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/clients/fuzzgen.o
+# The test runner also links the fuzzer's case generator (tests/t_fuzz_cmd.c)
+# and the clients' connection code (the daemon tests dial with it).
+TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/clients/fuzzgen.o $(BUILD)/obj/clients/netclient.o
 
 DEPS_STAMP := build/.deps-ok
 FUZZ_SECONDS ?= 20
@@ -116,7 +117,9 @@ fuzz-determinism: $(DEPS_STAMP)
 # Benchmarks (never timed assertions): each tests/bench_*.c is one program.
 BENCH_BIN = $(BENCH_SRC:tests/%.c=$(BUILD)/%)
 $(BUILD)/bench_%: tests/bench_%.c tests/bench.h $(BUILD)/libgetile.a
-	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/libgetile.a $(PKG_LIBS)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $< $(filter %.o,$^) $(BUILD)/libgetile.a $(PKG_LIBS)
+# bench_server dials the daemon with the clients' connection code.
+$(BUILD)/bench_server: $(BUILD)/obj/clients/netclient.o
 bench: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BUILD)/getile
 	@set -e; for b in $(BENCH_BIN); do echo "== $$b"; $$b $(FUZZ_DET_DUMPS); done

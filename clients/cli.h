@@ -22,6 +22,17 @@ bool cli_wants_help(int argc, char **argv);
 /* Parses a non-negative integer option value; prints an error and returns false when invalid. */
 bool cli_parse_u64(const char *opt, const char *val, unsigned long long max, unsigned long long *out);
 
+/* The options of the network subcommands: --server ADDR, -o/--output X,
+ * --threads N (0..GT_MAX_THREADS), --token-file F (clients/cli_opts.c). */
+struct cli_net_opts {
+    const char *server, *output, *token_file; /* NULL when not given */
+    unsigned long long threads;               /* 0 when not given: the server's choice */
+};
+/* Takes argv[*i] when it is one of those options, with its value
+ * argv[*i + 1]: returns 1 (*i is left on the value), 0 when argv[*i] is
+ * not one of them, -1 on a usage error (a message prefixed by prog printed). */
+int cli_net_option(int argc, char **argv, int *i, struct cli_net_opts *o, const char *prog);
+
 /* Online CPUs (at least 1, at most GT_MAX_THREADS): the default thread count. */
 unsigned cli_cpu_count(void);
 

@@ -466,37 +466,37 @@ static int usage_error(const char *fmt, const char *arg)
 
 int cmd_batch(int argc, char **argv)
 {
-    const char *dir = NULL, *token_file = NULL;
-    unsigned long long jobs = 8, threads = 0;
+    const char *dir = NULL;
+    unsigned long long jobs = 8;
+    struct cli_net_opts o = {0};
     memset(&B, 0, sizeof B);
     B.max_mse = 0;
     if (cli_wants_help(argc, argv)) {
         fputs(usage, stdout);
         return 0;
     }
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1, taken; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--server") || !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--ref") ||
-            !strcmp(a, "--token-file") || !strcmp(a, "--max-mse")) {
+        if (!strcmp(a, "--server") || !strcmp(a, "--ref") || !strcmp(a, "--max-mse")) {
             if (!v) return usage_error("%s needs a value", a);
             i++;
-            if (!strcmp(a, "--server")) {
+            if (!strcmp(a, "--server")) { /* repeatable, a comma-separated list */
                 char *list = strdup(v), *save = NULL;
+                if (!list) {
+                    fprintf(stderr, PROG ": out of memory\n");
+                    return 1;
+                }
                 for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
                     if (B.nsv == MAX_SERVERS) return usage_error("too many servers (at most 64)%s", "");
                     B.sv[B.nsv++].addr = t; /* list is kept for the process's life */
                 }
             } else if (!strcmp(a, "--ref")) {
                 B.refdir = v;
-            } else if (!strcmp(a, "--token-file")) {
-                token_file = v;
-            } else if (!strcmp(a, "--max-mse")) {
+            } else {
                 char *end;
                 B.max_mse = strtod(v, &end);
                 if (*end || !*v || !(B.max_mse >= 0) || isinf(B.max_mse))
                     return usage_error("--max-mse needs a non-negative number, got '%s'", v);
-            } else {
-                B.outdir = v;
             }
         } else if (!strcmp(a, "--jobs")) {
             if (!cli_parse_u64(a, v, 4096, &jobs) || jobs == 0) {
@@ -504,9 +504,8 @@ int cmd_batch(int argc, char **argv)
                 return 2;
             }
             i++;
-        } else if (!strcmp(a, "--threads")) {
-            if (!cli_parse_u64(a, v, GT_MAX_THREADS, &threads)) return 2;
-            i++;
+        } else if ((taken = cli_net_option(argc, argv, &i, &o, PROG)) != 0) {
+            if (taken < 0) return 2; /* -o, --token-file, --threads */
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             B.quiet = true;
         } else if (a[0] == '-' && a[1]) {
@@ -517,6 +516,9 @@ int cmd_batch(int argc, char **argv)
             return usage_error("one directory of dumps, got a second ('%s')", a);
         }
     }
+    B.outdir = o.output;
+    const char *token_file = o.token_file;
+    unsigned long long threads = o.threads;
     if (!B.nsv) return usage_error("no --server given%s", "");
     if (!dir) return usage_error("no directory of dumps given%s", "");
     if (!B.outdir) return usage_error("no -o OUTDIR given%s", "");

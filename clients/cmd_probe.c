@@ -198,30 +198,18 @@ static int parse_desc(const char *path, struct desc *ds)
 
 int cmd_probe(int argc, char **argv)
 {
-    const char *server = NULL, *out = NULL, *file = NULL, *token_file = NULL;
-    unsigned long long threads = 0;
+    const char *file = NULL;
+    struct cli_net_opts o = {0};
     if (cli_wants_help(argc, argv)) {
         fputs(usage, stdout);
         return 0;
     }
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--server") || !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--token-file")) {
-            if (!v) {
-                fprintf(stderr, PROG ": %s needs a value\n", a);
-                return 2;
-            }
-            if (!strcmp(a, "--server"))
-                server = v;
-            else if (!strcmp(a, "--token-file"))
-                token_file = v;
-            else
-                out = v;
-            i++;
-        } else if (!strcmp(a, "--threads")) {
-            if (!cli_parse_u64(a, v, GT_MAX_THREADS, &threads)) return 2;
-            i++;
-        } else if (a[0] == '-' && a[1]) {
+        const char *a = argv[i];
+        int taken = cli_net_option(argc, argv, &i, &o, PROG);
+        if (taken < 0) return 2;
+        if (taken) continue;
+        if (a[0] == '-' && a[1]) {
             fprintf(stderr, PROG ": unknown option '%s'\n\n%s", a, usage);
             return 2;
         } else if (!file) {
@@ -231,6 +219,8 @@ int cmd_probe(int argc, char **argv)
             return 2;
         }
     }
+    const char *server = o.server, *out = o.output, *token_file = o.token_file;
+    unsigned long long threads = o.threads;
     if (!server || !file || !out) {
         fprintf(stderr, PROG ": %s\n\n%s", !server ? "no --server given" : !file ? "no FILE given" : "no -o OUT.png given",
                 usage);

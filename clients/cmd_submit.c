@@ -36,8 +36,7 @@ static const char usage[] =
 
 int cmd_submit(int argc, char **argv)
 {
-    const char *server = NULL, *dir = ".", *token_file = NULL;
-    unsigned long long threads = 0;
+    struct cli_net_opts o = {0};
     if (cli_wants_help(argc, argv)) {
         fputs(usage, stdout);
         return 0;
@@ -46,34 +45,22 @@ int cmd_submit(int argc, char **argv)
     int ndumps = 0;
     if (!dumps) return 1;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--server") || !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--token-file")) {
-            if (!v) {
-                fprintf(stderr, "getile submit: %s needs a value\n", a);
-                free(dumps);
-                return 2;
-            }
-            if (!strcmp(a, "--server"))
-                server = v;
-            else if (!strcmp(a, "--token-file"))
-                token_file = v;
-            else
-                dir = v;
-            i++;
-        } else if (!strcmp(a, "--threads")) {
-            if (!cli_parse_u64(a, v, GT_MAX_THREADS, &threads)) {
-                free(dumps);
-                return 2;
-            }
-            i++;
-        } else if (a[0] == '-' && a[1]) {
+        const char *a = argv[i];
+        int taken = cli_net_option(argc, argv, &i, &o, "getile submit");
+        if (taken < 0) {
+            free(dumps);
+            return 2;
+        }
+        if (taken) continue;
+        if (a[0] == '-' && a[1]) {
             fprintf(stderr, "getile submit: unknown option '%s'\n\n%s", a, usage);
             free(dumps);
             return 2;
-        } else {
-            dumps[ndumps++] = a;
         }
+        dumps[ndumps++] = a;
     }
+    const char *server = o.server, *dir = o.output ? o.output : ".", *token_file = o.token_file;
+    unsigned long long threads = o.threads;
     if (!server || ndumps == 0) {
         fprintf(stderr, "getile submit: %s\n\n%s", !server ? "no --server given" : "no dump given", usage);
         free(dumps);

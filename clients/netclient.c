@@ -2,6 +2,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,31 +18,79 @@
 #include "ge_limits.h"
 #include "netclient.h"
 
+#define SAY(...)                                                                                        \
+    do {                                                                                                \
+        if (prog) {                                                                                     \
+            int keep_ = errno;                                                                          \
+            fprintf(stderr, __VA_ARGS__);                                                               \
+            errno = keep_;                                                                              \
+        }                                                                                               \
+    } while (0)
+
+/* connect() with a deadline: 0, or -1 with errno set (ETIMEDOUT when it ran out). */
+static int connect_within(int fd, const struct sockaddr *sa, socklen_t len, int timeout_ms)
+{
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0) return connect(fd, sa, len);
+    int rc = connect(fd, sa, len);
+    if (rc != 0 && errno == EINPROGRESS) {
+        struct pollfd p = {.fd = fd, .events = POLLOUT};
+        double end = nc_now() + timeout_ms / 1000.0;
+        for (;;) {
+            int left = (int)((end - nc_now()) * 1000.0);
+            int n = poll(&p, 1, left > 0 ? left : 0);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                if (n == 0) errno = ETIMEDOUT;
+                return -1;
+            }
+            break;
+        }
+        int err = 0;
+        socklen_t el = sizeof err;
+        if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) != 0) return -1;
+        if (err) {
+            errno = err;
+            return -1;
+        }
+        rc = 0;
+    }
+    if (rc == 0) fcntl(fd, F_SETFL, fl);
+    return rc;
+}
+
 int nc_dial(const char *addr, const char *prog)
 {
     if (!strncmp(addr, "unix:", 5)) {
         struct sockaddr_un sa = {.sun_family = AF_UNIX};
         if (strlen(addr + 5) >= sizeof sa.sun_path) {
-            fprintf(stderr, "%s: socket path too long: %s\n", prog, addr + 5);
+            errno = ENAMETOOLONG;
+            SAY("%s: socket path too long: %s\n", prog, addr + 5);
             return -1;
         }
         snprintf(sa.sun_path, sizeof sa.sun_path, "%s", addr + 5);
         int fd = socket(AF_UNIX, SOCK_STREAM, 0);
         if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-            fprintf(stderr, "%s: cannot connect to %s: %s\n", prog, addr, strerror(errno));
-            if (fd >= 0) close(fd);
+            SAY("%s: cannot connect to %s: %s\n", prog, addr, strerror(errno));
+            if (fd >= 0) {
+                int keep = errno;
+                close(fd);
+                errno = keep;
+            }
             return -1;
         }
         return fd;
     }
     if (strncmp(addr, "tcp://", 6) != 0) {
-        fprintf(stderr, "%s: bad server address '%s' (tcp://HOST:PORT or unix:/PATH)\n", prog, addr);
+        errno = EINVAL;
+        SAY("%s: bad server address '%s' (tcp://HOST:PORT or unix:/PATH)\n", prog, addr);
         return -1;
     }
     char host[256];
     const char *hp = addr + 6, *colon = strrchr(hp, ':');
     if (!colon || colon == hp || (size_t)(colon - hp) >= sizeof host || !colon[1]) {
-        fprintf(stderr, "%s: bad server address '%s' (tcp://HOST:PORT)\n", prog, addr);
+        errno = EINVAL;
+        SAY("%s: bad server address '%s' (tcp://HOST:PORT)\n", prog, addr);
         return -1;
     }
     memcpy(host, hp, (size_t)(colon - hp));
@@ -51,19 +102,27 @@ int nc_dial(const char *addr, const char *prog)
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res, *ai;
     int rc = getaddrinfo(host, colon + 1, &hints, &res);
     if (rc != 0) {
-        fprintf(stderr, "%s: %s: %s\n", prog, addr, gai_strerror(rc));
+        errno = EHOSTUNREACH;
+        SAY("%s: %s: %s\n", prog, addr, gai_strerror(rc));
         return -1;
     }
     int fd = -1, err = 0;
     for (ai = res; ai; ai = ai->ai_next) {
         fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
-        if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) break;
+        if (fd >= 0 && connect_within(fd, ai->ai_addr, ai->ai_addrlen, NC_CONNECT_TIMEOUT_MS) == 0) break;
         err = errno;
         if (fd >= 0) close(fd);
         fd = -1;
     }
     freeaddrinfo(res);
-    if (fd < 0) fprintf(stderr, "%s: cannot connect to %s: %s\n", prog, addr, strerror(err));
+    if (fd < 0) {
+        errno = err;
+        SAY("%s: cannot connect to %s: %s\n", prog, addr, strerror(err));
+        return fd;
+    }
+    /* requests and replies are whole messages: send each at once */
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     return fd;
 }
 
@@ -149,13 +208,16 @@ int nc_conn_open(struct nc_conn *c, const char *addr, const char *prog)
     memset(c, 0, sizeof *c);
     c->fd = -1;
     if (proto_reader_init(&c->rd, (size_t)GT_SRV_MAX_REQUEST_MB << 20) < 0) {
-        fprintf(stderr, "%s: out of memory\n", prog);
+        errno = ENOMEM;
+        SAY("%s: out of memory\n", prog);
         return -1;
     }
     msgpack_unpacked_init(&c->msg);
     c->fd = nc_dial(addr, prog);
     if (c->fd < 0) {
+        int keep = errno;
         nc_conn_close(c);
+        errno = keep;
         return -1;
     }
     fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK);

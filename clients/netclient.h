@@ -13,8 +13,12 @@
 
 #include "proto.h"
 
-/* Connects to tcp://HOST:PORT or unix:/PATH; a blocking socket, or -1 with
- * a message on stderr prefixed by prog ("getile submit"). */
+/* How long a TCP connect may take. */
+#define NC_CONNECT_TIMEOUT_MS 10000
+
+/* Connects to tcp://HOST:PORT or unix:/PATH; a blocking socket (TCP_NODELAY
+ * on TCP), or -1 with errno set and a message on stderr prefixed by prog
+ * ("getile submit"; NULL: no message). */
 int nc_dial(const char *addr, const char *prog);
 
 /* OUT = DIR/NAME + suffix, NAME the base name of path without .zip, then
@@ -42,7 +46,7 @@ struct nc_conn {
     size_t out_len, out_off, out_cap;
 };
 
-/* Dials addr; 0 or -1 (message on stderr). */
+/* Dials addr; 0 or -1 (errno set; a message on stderr unless prog is NULL). */
 int nc_conn_open(struct nc_conn *c, const char *addr, const char *prog);
 void nc_conn_close(struct nc_conn *c);
 /* Appends bytes to the output queue; 0 or -1 (out of memory). */

@@ -23,12 +23,12 @@
 #include <strings.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <msgpack.h>
 
+#include "../clients/netclient.h"
 #include "bench.h"
 #include "dump.h"
 #include "ge_limits.h"
@@ -65,15 +65,9 @@ struct run {
 
 static int connect_unix(const char *path)
 {
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
-    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    if (fd < 0) return -1;
-    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
+    char addr[120];
+    snprintf(addr, sizeof addr, "unix:%s", path);
+    return nc_dial(addr, NULL);
 }
 
 static int send_all(int fd, const char *p, size_t n)

@@ -10,11 +10,11 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "../clients/netclient.h"
 #include "image.h"
 #include "test.h"
 
@@ -27,16 +27,13 @@ static void nap_ms(int ms)
     }
 }
 
+/* 0 when a daemon accepts on the Unix socket at path. */
 static int try_connect(const char *path)
 {
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
-    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    char addr[600];
+    snprintf(addr, sizeof addr, "unix:%s", path);
+    int fd = nc_dial(addr, NULL);
     if (fd < 0) return -1;
-    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        close(fd);
-        return -1;
-    }
     close(fd);
     return 0;
 }

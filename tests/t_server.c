@@ -7,8 +7,6 @@
  * Expected images are `getile render`'s output for the same dump, compared
  * byte for byte. */
 #include <errno.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -19,13 +17,13 @@
 #include <sys/stat.h>
 #include <sys/resource.h>
 #include <sys/time.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "../clients/netclient.h"
 #include "dump.h"
 #include "proto.h"
 #include "test.h"
@@ -53,32 +51,19 @@ static void sleep_ms(int ms)
     }
 }
 
+/* The clients' dialler (clients/netclient.c), quietly: -1 with errno set. */
 static int connect_unix(const char *path)
 {
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
-    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    if (fd < 0) return -1;
-    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
+    char addr[300];
+    snprintf(addr, sizeof addr, "unix:%s", path);
+    return nc_dial(addr, NULL);
 }
 
 static int connect_tcp(int port)
 {
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0) return -1;
-    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        close(fd);
-        return -1;
-    }
-    int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    return fd;
+    char addr[64];
+    snprintf(addr, sizeof addr, "tcp://127.0.0.1:%d", port);
+    return nc_dial(addr, NULL); /* with TCP_NODELAY */
 }
 
 /* A client socket with a receive timeout (a hung daemon fails the test). */
