@@ -6,7 +6,13 @@
  * fewest in flight. A request is encoded from its file when it is sent, so
  * memory holds at most --jobs dumps. A request that fails for a reason that
  * is not its input (the connection broke, busy, shutting_down, internal,
- * nomem) is retried once, on another live server when there is one. */
+ * nomem) is retried once, on another live server when there is one.
+ *
+ * A server that drops out (refused, closed, a broken stream) is dialled
+ * again later, after 0.25 s, then twice as long after each failed attempt,
+ * at most RECONNECT_MAX_S apart; the delay starts over once it answers a
+ * request. While no server is up the queued dumps wait, and fail only when
+ * none has come back for NO_SERVER_GRACE_S. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -26,6 +32,9 @@
 
 #define PROG "getile batch"
 #define MAX_SERVERS 64
+#define RECONNECT_FIRST_S 0.25 /* first delay before dialling a dropped server again */
+#define RECONNECT_MAX_S 5.0    /* the longest delay between two attempts */
+#define NO_SERVER_GRACE_S 30.0 /* with every server down this long, the queued dumps fail */
 
 static const char usage[] =
     "usage: getile batch --server ADDR[,ADDR...] DIR -o OUTDIR [options]\n"
@@ -52,8 +61,12 @@ static const char usage[] =
     "renamed, so an interrupted batch leaves no partial PNG. Retries: a request that\n"
     "fails for a reason other than its input (connection lost, busy, shutting_down,\n"
     "internal, nomem) is retried once, on another server when there is one; a bad\n"
-    "dump (corrupt, truncated, ...) is not. Progress: on a terminal a line redrawn\n"
-    "in place (done/total, dumps/s, ETA, failures) on stderr, else a line every 5 s.\n"
+    "dump (corrupt, truncated, ...) is not. A server that drops out is dialled\n"
+    "again (after 0.25 s, doubling up to 5 s between attempts) and used again\n"
+    "once it is back; with every server down for 30 s the remaining dumps fail.\n"
+    "Progress: on a terminal a line redrawn in place (done/total, dumps/s, ETA,\n"
+    "failures, servers up) on stderr, else a line every 5 s; a line for each\n"
+    "server that drops out or comes back.\n"
     "A FAIL line on stdout names each failed dump, and an OVER line each dump over\n"
     "--max-mse, or with no reference.\n"
     "\n"
@@ -79,6 +92,9 @@ struct server {
     struct nc_conn c;
     bool live;
     int inflight;
+    bool was_live;   /* it has been connected */
+    double retry_at; /* not live: when to dial it again */
+    double backoff;  /* the last delay before dialling again (0: it has answered since) */
 };
 
 static struct {
@@ -94,8 +110,10 @@ static struct {
     /* queue of item indices to send */
     int *queue, qhead, qtail, qcap;
     int inflight, done, failed, skipped, total_work;
+    int nlive;
     uint64_t next_id;
     double t0, last_progress;
+    double no_server_since; /* when the last live server dropped out (0: one is live) */
 } B;
 
 static void clear_progress(void)
@@ -117,8 +135,10 @@ static void progress(bool force)
         snprintf(eta, sizeof eta, "%.0f s", left / rate);
     else
         snprintf(eta, sizeof eta, "?");
-    fprintf(stderr, "%sbatch: %d/%d done, %.1f dumps/s, ETA %s, %d failed, %d in flight%s", B.tty ? "\r\033[K" : "",
-            finished, B.total_work, rate, eta, B.failed, B.inflight, B.tty ? "" : "\n");
+    char up[48] = "";
+    if (B.nsv > 1 || B.nlive < B.nsv) snprintf(up, sizeof up, ", %d/%d servers up", B.nlive, B.nsv);
+    fprintf(stderr, "%sbatch: %d/%d done, %.1f dumps/s, ETA %s, %d failed, %d in flight%s%s",
+            B.tty ? "\r\033[K" : "", finished, B.total_work, rate, eta, B.failed, B.inflight, up, B.tty ? "" : "\n");
     fflush(stderr);
 }
 
@@ -224,14 +244,24 @@ static void retry_or_fail(struct item *it, const char *why)
     }
 }
 
+/* The next delay before dialling a server that is not live. */
+static void schedule_reconnect(struct server *sv, double now)
+{
+    sv->backoff = sv->backoff > 0 ? sv->backoff * 2 : RECONNECT_FIRST_S;
+    if (sv->backoff > RECONNECT_MAX_S) sv->backoff = RECONNECT_MAX_S;
+    sv->retry_at = now + sv->backoff;
+}
+
 static void server_down(int s, const char *why)
 {
     struct server *sv = &B.sv[s];
     if (!sv->live) return;
     sv->live = false;
+    B.nlive--;
+    schedule_reconnect(sv, nc_now());
     clear_progress();
-    fprintf(stderr, PROG ": server %s: %s; %d request(s) in flight %s\n", sv->addr, why, sv->inflight,
-            "go to another server");
+    fprintf(stderr, PROG ": server %s: %s; %d request(s) in flight go to %s; dialling it again in %.2g s\n",
+            sv->addr, why, sv->inflight, B.nlive ? "another server" : "the first server back", sv->backoff);
     nc_conn_close(&sv->c);
     for (int i = 0; i < B.n; i++) {
         struct item *it = &B.it[i];
@@ -243,6 +273,44 @@ static void server_down(int s, const char *why)
             retry_or_fail(it, msg);
         }
     }
+}
+
+/* Dials the servers that are not live and whose delay is over. */
+static void reconnect_due(void)
+{
+    double now = nc_now();
+    for (int s = 0; s < B.nsv; s++) {
+        struct server *sv = &B.sv[s];
+        if (sv->live || now < sv->retry_at) continue;
+        if (nc_conn_open(&sv->c, sv->addr, NULL) == 0) {
+            clear_progress();
+            fprintf(stderr, PROG ": server %s: %s, taking requests\n", sv->addr, sv->was_live ? "back" : "reached");
+            sv->live = sv->was_live = true;
+            B.nlive++;
+            continue;
+        }
+        const char *why = strerror(errno);
+        bool was_max = sv->backoff >= RECONNECT_MAX_S;
+        schedule_reconnect(sv, now);
+        if (!was_max) { /* quiet once the delay is at its longest */
+            clear_progress();
+            if (sv->backoff < RECONNECT_MAX_S)
+                fprintf(stderr, PROG ": server %s: cannot connect (%s); next attempt in %.2g s\n", sv->addr, why,
+                        sv->backoff);
+            else
+                fprintf(stderr, PROG ": server %s: cannot connect (%s); trying again every %.2g s, quietly\n",
+                        sv->addr, why, RECONNECT_MAX_S);
+        }
+    }
+}
+
+/* Seconds until the next reconnect attempt is due (limit when none is sooner). */
+static double next_reconnect_in(double limit)
+{
+    double now = nc_now(), t = limit;
+    for (int s = 0; s < B.nsv; s++)
+        if (!B.sv[s].live && B.sv[s].retry_at - now < t) t = B.sv[s].retry_at - now;
+    return t > 0 ? t : 0;
 }
 
 static bool retryable(struct proto_bytes code)
@@ -259,6 +327,7 @@ static void on_response(int s, const struct proto_response *rs)
             it = &B.it[i];
             break;
         }
+    if (rs->ok) B.sv[s].backoff = 0; /* it works: a later drop starts with a short delay */
     if (!it) {
         if (!rs->ok) {
             /* id 0: a stream error; the server closes the connection and the rest are retried */
@@ -594,10 +663,17 @@ int cmd_batch(int argc, char **argv)
     int live = 0;
     if (B.total_work > 0)
         for (int s = 0; s < B.nsv; s++) {
-            B.sv[s].live = nc_conn_open(&B.sv[s].c, B.sv[s].addr, PROG) == 0;
+            B.sv[s].live = B.sv[s].was_live = nc_conn_open(&B.sv[s].c, B.sv[s].addr, PROG) == 0;
+            if (!B.sv[s].live) schedule_reconnect(&B.sv[s], nc_now());
             live += B.sv[s].live;
         }
-    if (B.total_work > 0 && !live) fprintf(stderr, PROG ": no server could be reached\n");
+    B.nlive = live;
+    if (B.total_work > 0 && !live) {
+        fprintf(stderr, PROG ": no server could be reached\n");
+        while (B.qhead < B.qtail) fail_item(&B.it[B.queue[B.qhead++]], "no server could be reached");
+    } else if (live < B.nsv) {
+        fprintf(stderr, PROG ": %d of %d servers reached; the others are dialled again later\n", live, B.nsv);
+    }
     if (B.refdir)
         for (int i = 0; i < nn; i++)
             if (B.it[i].state == ST_SKIPPED) compare_item(&B.it[i]);
@@ -607,6 +683,7 @@ int cmd_batch(int argc, char **argv)
     struct proto_response *rs = malloc(sizeof *rs);
     if (!rs) return 1;
     while (B.inflight > 0 || B.qhead < B.qtail) {
+        reconnect_due();
         dispatch();
         int np = 0, map[MAX_SERVERS];
         for (int s = 0; s < B.nsv; s++) {
@@ -614,12 +691,23 @@ int cmd_batch(int argc, char **argv)
             pf[np] = (struct pollfd){.fd = B.sv[s].c.fd, .events = POLLIN | (nc_conn_wants_write(&B.sv[s].c) ? POLLOUT : 0)};
             map[np++] = s;
         }
+        double now = nc_now();
         if (np == 0) {
-            /* no server left: everything still queued fails */
-            while (B.qhead < B.qtail) fail_item(&B.it[B.queue[B.qhead++]], "no server left to send it to");
-            break;
+            /* no server up (nothing is in flight then): wait for one to come back, within the grace period */
+            if (B.no_server_since == 0) B.no_server_since = now;
+            if (now - B.no_server_since >= NO_SERVER_GRACE_S) {
+                char why[100];
+                snprintf(why, sizeof why, "no server could be reached for %.0f s", NO_SERVER_GRACE_S);
+                while (B.qhead < B.qtail) fail_item(&B.it[B.queue[B.qhead++]], why);
+                break;
+            }
+            double wait = next_reconnect_in(NO_SERVER_GRACE_S - (now - B.no_server_since));
+            poll(NULL, 0, (int)(wait * 1000) + 1);
+            progress(false);
+            continue;
         }
-        int pr = poll(pf, (nfds_t)np, 200);
+        B.no_server_since = 0;
+        int pr = poll(pf, (nfds_t)np, (int)(next_reconnect_in(0.2) * 1000) + 1);
         if (pr < 0 && errno != EINTR) break;
         for (int k = 0; pr > 0 && k < np; k++) {
             int s = map[k];

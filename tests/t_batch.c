@@ -4,6 +4,7 @@
  * never leaves one running. Expected images are `getile render`'s output
  * for the same dump, compared byte for byte. */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 
 #include "../clients/netclient.h"
 #include "image.h"
+#include "proto.h"
 #include "test.h"
 
 #define SAMPLE "tests/samples/sample.ppdmp"
@@ -302,6 +304,146 @@ TEST(batch_retry_when_server_killed)
     }
     CHECK_MSG(strstr(test_err_text, s1), "the lost server is not named: %s", test_err_text);
     stop_daemon(b);
+}
+
+/* The server counters of a daemon: a stats request (id) on the open
+ * connection c, which counts in "connections". */
+static struct proto_server_stats stats_on(struct nc_conn *c, uint64_t id)
+{
+    char why[600];
+    struct proto_request *rq = malloc(sizeof *rq);
+    struct proto_response *rs = malloc(sizeof *rs);
+    CHECK(rq && rs);
+    proto_request_init(rq, PROTO_OP_STATS, id);
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    CHECK(proto_encode_request(&pk, rq) == 0 && nc_conn_queue(c, sb.data, sb.size) == 0);
+    for (;;) {
+        CHECK(nc_conn_send(c) == 0);
+        int n = nc_conn_next(c, rs, why, sizeof why);
+        CHECK_MSG(n >= 0, "stats: %s", why);
+        if (n == 1) break;
+        struct pollfd p = {.fd = c->fd, .events = POLLIN | (nc_conn_wants_write(c) ? POLLOUT : 0)};
+        CHECK_MSG(poll(&p, 1, 60000) > 0, "no answer to stats");
+        if ((p.revents & (POLLIN | POLLHUP | POLLERR)) && nc_conn_recv(c) < 0) {
+            n = nc_conn_next(c, rs, why, sizeof why);
+            CHECK_MSG(n == 1, "the daemon closed the connection without an answer to stats");
+            break;
+        }
+    }
+    CHECK_MSG(rs->ok && rs->has_server && rs->id == id, "stats refused");
+    struct proto_server_stats st = rs->server;
+    msgpack_sbuffer_destroy(&sb);
+    free(rq);
+    free(rs);
+    return st;
+}
+
+/* The same on a connection of its own to the Unix socket sock. */
+static struct proto_server_stats daemon_stats(const char *sock)
+{
+    char addr[600];
+    snprintf(addr, sizeof addr, "unix:%s", sock);
+    struct nc_conn c;
+    CHECK_MSG(nc_conn_open(&c, addr, "t_batch") == 0, "cannot connect to %s", addr);
+    struct proto_server_stats st = stats_on(&c, 1);
+    nc_conn_close(&c);
+    return st;
+}
+
+/* Waits until path holds the text want (or fails after 60 s). */
+static void wait_for_text(const char *path, const char *want)
+{
+    static char buf[1 << 16];
+    for (int waited = 0;; waited += 20) {
+        test_read_text(path, buf, sizeof buf);
+        if (strstr(buf, want)) return;
+        CHECK_MSG(waited < 60000, "%s never showed '%s': %s", path, want, buf);
+        nap_ms(20);
+    }
+}
+
+/* A server that drops out mid-batch and comes back is used again; nothing
+ * is lost. Both daemons are stopped (SIGSTOP: they accept connections but
+ * answer nothing) so the batch holds its --jobs 2 requests in flight, one on
+ * each. a is killed (its request goes to b, where it waits), restarted on
+ * the same socket, and the test waits until the batch has dialled it again
+ * (a's "connections" counter); then b resumes and the remaining dumps are
+ * shared between both, so the new a renders some. No timing assertion:
+ * each wait is for an event, with a generous limit. */
+TEST(batch_reconnects_to_restarted_server)
+{
+    char s1[512], s2[512], out[600], p[700], o[512], e[512], dir[512];
+    pid_t a = start_daemon("ra", s1, sizeof s1);
+    pid_t b = start_daemon("rb", s2, sizeof s2);
+    const char *want = expected_png();
+    snprintf(dir, sizeof dir, "%s/dumps", test_tmpdir());
+    CHECK(mkdir(dir, 0777) == 0);
+    enum { N = 12 };
+    for (int i = 0; i < N; i++) CHECK_EQ_I(test_system("cp " SAMPLE " '%s/d%02d.ppdmp'", dir, i), 0);
+    snprintf(out, sizeof out, "%s/out", test_tmpdir());
+    snprintf(o, sizeof o, "%s/stdout.txt", test_tmpdir());
+    snprintf(e, sizeof e, "%s/stderr.txt", test_tmpdir());
+    CHECK(kill(a, SIGSTOP) == 0 && kill(b, SIGSTOP) == 0);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        char srv[1100];
+        snprintf(srv, sizeof srv, "unix:%s,unix:%s", s1, s2);
+        if (!freopen(o, "w", stdout) || !freopen(e, "w", stderr)) _exit(127);
+        execl(test_getile_bin(), "getile", "batch", "--server", srv, dir, "-o", out, "--jobs", "2", (char *)NULL);
+        _exit(127);
+    }
+    /* the batch has listed the dumps and dials next; give it a moment to send
+     * (if a dies before the batch reached it, a is dialled again all the same) */
+    wait_for_text(e, "to render on 2 server(s)");
+    nap_ms(300);
+    CHECK(kill(a, SIGKILL) == 0);
+    waitpid(a, NULL, 0);
+    a = start_daemon("ra", s1, sizeof s1);
+    /* one connection of ours, kept open, so "connections" >= 2 means the batch's is there too */
+    char addr[600];
+    snprintf(addr, sizeof addr, "unix:%s", s1);
+    struct nc_conn mine;
+    CHECK(nc_conn_open(&mine, addr, "t_batch") == 0);
+    for (uint64_t id = 1; stats_on(&mine, id).connections < 2; id++) {
+        test_read_text(e, test_err_text, sizeof test_err_text);
+        CHECK_MSG(id < 1200, "the batch never dialled the restarted server again: %s", test_err_text);
+        nap_ms(50);
+    }
+    nc_conn_close(&mine);
+    CHECK(kill(b, SIGCONT) == 0);
+    int st;
+    for (int waited = 0; waitpid(pid, &st, WNOHANG) != pid; waited += 20) {
+        CHECK_MSG(waited < 120000, "getile batch did not finish");
+        nap_ms(20);
+    }
+    test_read_text(o, test_out_text, sizeof test_out_text);
+    test_read_text(e, test_err_text, sizeof test_err_text);
+    CHECK_RUN(WIFEXITED(st) ? WEXITSTATUS(st) : -1, 0);
+    for (int i = 0; i < N; i++) {
+        snprintf(p, sizeof p, "%s/d%02d.png", out, i);
+        check_same_file(p, want);
+    }
+    CHECK_MSG(strstr(test_out_text, "12 rendered") && strstr(test_out_text, "0 failed"), "summary: %s", test_out_text);
+    CHECK_MSG(strstr(test_err_text, s1) && strstr(test_err_text, "taking requests"),
+              "no message about the server coming back: %s", test_err_text);
+    struct proto_server_stats sa = daemon_stats(s1);
+    CHECK_MSG(sa.completed >= 1, "the restarted server rendered nothing (completed %llu)\nstderr: %s",
+              (unsigned long long)sa.completed, test_err_text);
+    stop_daemon(a);
+    stop_daemon(b);
+
+    /* no server at all: every dump fails at once, exit 1 */
+    snprintf(out, sizeof out, "%s/out-none", test_tmpdir());
+    CHECK_RUN(test_getile("batch --server unix:%s/nowhere.sock '%s' -o '%s'", test_tmpdir(), dir, out), 1);
+    CHECK_MSG(strstr(test_err_text, "no server could be reached") && strstr(test_out_text, "12 failed"),
+              "stdout: %s\nstderr: %s", test_out_text, test_err_text);
 }
 
 TEST(batch_help_and_usage_errors)
