@@ -22,14 +22,25 @@
 #include "render.h"
 #include "server.h"
 
+/* Bytes of a response's outputs: the reply buffer is allocated once at
+ * about its final size instead of growing (and copying) by doubling. */
+static size_t outputs_size(const struct proto_response *rs)
+{
+    size_t n = (size_t)rs->png.len + rs->rgba.len + rs->depth.len;
+    for (uint32_t i = 0; i < rs->nvram && i < GT_PROTO_MAX_VRAM_RANGES; i++) n += rs->vram[i].data.len;
+    return n;
+}
+
 int srv_encode(const struct proto_response *rs, char **out, size_t *len)
 {
     msgpack_sbuffer sb;
     msgpack_packer pk;
     msgpack_sbuffer_init(&sb);
+    size_t hint = outputs_size(rs) + 1024;
+    if ((sb.data = malloc(hint)) != NULL) sb.alloc = hint; /* else msgpack grows it as usual */
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
     int rc = proto_encode_response(&pk, rs);
-    if (rc < 0 || !sb.data) {
+    if (rc < 0 || !sb.data || !sb.size) {
         msgpack_sbuffer_destroy(&sb);
         return rc < 0 ? rc : GT_ENOMEM;
     }
