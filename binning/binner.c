@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../pipeline/compat.h"
 #include "../pipeline/gt_error.h"
 #include "../pipeline/mem.h"
 
@@ -262,13 +263,14 @@ static int place_state(struct binner *b, struct gt_diag *d)
 
     /* §6: a texture that fits in the cache and is already cached is read
      * from the cache, whatever drawing did to its memory since. */
-    bool cached = tex_len && tex_len <= GT_TEXCACHE_BYTES;
+    bool cached = tex_len && tex_len <= GT_TEXCACHE_BYTES && !GT_COMPAT(TEXCACHE);
     bool hit = cached && b->tcache.valid && b->tcache.addr == tex_addr && b->tcache.len == tex_len;
     /* A texture too large to copy that overlaps the draw's own target is
      * read live while the draw writes it: only one tile walking the draw
      * in primitive order gives the same bytes for every thread count and
      * tile size. */
-    bool live_self = !cached && tex_len > GT_SHADOW_MAX_BYTES && (vrange_overlap(tex, fb) || vrange_overlap(tex, z));
+    bool live_self = !cached && (tex_len > GT_SHADOW_MAX_BYTES || GT_COMPAT(TEXCACHE)) &&
+                     (vrange_overlap(tex, fb) || vrange_overlap(tex, z));
     if (s->active) {
         struct vrange sfb = {s->fb_lo, s->fb_len}, sz = {s->z_lo, s->z_len};
         if (live_self && !s->serial)
@@ -335,7 +337,7 @@ static int place_state(struct binner *b, struct gt_diag *d)
         copy->smp.tex.shadow = tc->scene_copy;
         copy->smp.tex.shadow_addr = tex_addr;
         copy->smp.tex.shadow_len = tex_len;
-    } else if (tex_len && (tex_len <= GT_TEXCOPY_MAX_BYTES ||
+    } else if (tex_len && !live_self && (tex_len <= GT_TEXCOPY_MAX_BYTES ||
                            ((vrange_overlap(tex, fb) || vrange_overlap(tex, z)) && tex_len <= GT_SHADOW_MAX_BYTES))) {
         /* Self-texturing with a texture larger than the cache: read as it
          * was before the draw. Other textures up to GT_TEXCOPY_MAX_BYTES

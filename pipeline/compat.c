@@ -37,7 +37,8 @@ unsigned gt_compat_init(void)
 
 static const struct { const char *name; unsigned flag; } compat_names[] = {
     {"arith", GT_COMPAT_ARITH}, {"merge", GT_COMPAT_MERGE}, {"viewer", GT_COMPAT_VIEWER}, {"replay", GT_COMPAT_REPLAY}, {"atest", GT_COMPAT_ATEST},
-    {"uvround", GT_COMPAT_UVROUND}, {"rectedge", GT_COMPAT_RECTEDGE}, {"all", GT_COMPAT_ALL}, {"none", 0},
+    {"uvround", GT_COMPAT_UVROUND}, {"rectedge", GT_COMPAT_RECTEDGE}, {"light", GT_COMPAT_LIGHT},
+    {"texcache", GT_COMPAT_TEXCACHE}, {"all", GT_COMPAT_ALL}, {"none", 0},
 };
 
 int gt_compat_parse(const char *list, unsigned *flags)
@@ -211,6 +212,16 @@ void compat_screen(const struct gt_xform *xf, struct gt_vout *out)
         out->screen[i] = from_f(to_f(out->clip[i]) * to_f(xf->vp_scale[i]) / w + to_f(xf->vp_center[i]));
     out->x16 = sat_i32(to_f(out->screen[0]) * 16.0f + 0.375f - (float)xf->offset_x);
     out->y16 = sat_i32(to_f(out->screen[1]) * 16.0f + 0.375f - (float)xf->offset_y);
+}
+
+/* ---- light ---------------------------------------------------------------- */
+
+int compat_light_term(uint8_t l, uint8_t m, uint32_t f)
+{
+    /* LightColorScaleBy512 with the scale of ProcessSIMD. */
+    float s = ceilf(512.0f * to_f(f) + 1.0f);
+    int scale = s > 512.0f ? 512 : s < 0.0f ? 0 : (int)s;
+    return (int)(((2 * l + 1) * (2 * m + 1) * scale) >> 19);
 }
 
 /* ---- rectedge ------------------------------------------------------------- */

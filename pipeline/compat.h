@@ -18,8 +18,14 @@
  *            strips and fans that form screen-aligned rectangles, and
  *            adjacent through-mode rectangle slices, as one rectangle.
  *   viewer   §3: PPSSPP's specular half vector uses the viewer (0, 0, 1).
+ *   light    §3 "light colors are scaled by 8-bit factors with the product
+ *            ((2x + 1)(2s + 1)) >> 10": PPSSPP scales a light term by
+ *            (2l + 1)(2m + 1) min(512, ceil(512 f + 1)) >> 19 for the
+ *            intensity f (attenuation, spot, N.L or specular power).
  *   replay   §7: PPSSPP's replayer copies a FRAMEBUF record's texture into
  *            VRAM before block transfers it has queued but not yet run.
+ *   texcache §6: PPSSPP has no texture cache and reads a texture that is
+ *            also the render target from memory while drawing.
  *   rectedge not a GE rule: PPSSPP walks rectangles in 2x2 quads and
  *            draws the second column (row) of a quad when its centre lies
  *            on the right (bottom) edge, where the first one needs it inside.
@@ -42,7 +48,9 @@ enum gt_compat_flag {
     GT_COMPAT_ATEST = 1u << 4,
     GT_COMPAT_UVROUND = 1u << 5,
     GT_COMPAT_RECTEDGE = 1u << 6,
-    GT_COMPAT_ALL = (1u << 7) - 1,
+    GT_COMPAT_LIGHT = 1u << 7,
+    GT_COMPAT_TEXCACHE = 1u << 8,
+    GT_COMPAT_ALL = (1u << 9) - 1,
 };
 
 #ifdef GT_PPSSPP_COMPAT
@@ -83,6 +91,11 @@ bool compat_rect_slices(const struct compat_rect_ctx *c, const struct gt_vout *v
 struct gt_xform;
 /* From out->clip: out->screen (x, y, z in floats), out->x16 and out->y16. */
 void compat_screen(const struct gt_xform *xf, struct gt_vout *out);
+
+/* ---- light ---- */
+/* PPSSPP's light term for light color l, material color m and intensity f
+ * (a gefloat's bit pattern, f >= 0). */
+int compat_light_term(uint8_t l, uint8_t m, uint32_t f);
 
 /* ---- rectedge ---- */
 /* Widens p's pixel range (x0..x1, y0..y1, before the scissor) by the last

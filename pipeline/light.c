@@ -344,15 +344,18 @@ void light_vertex(const struct gt_light_state *ls, const gefloat pos[3], const g
         }
 
         uint8_t s_amb = light_intensity8(att);
-        for (int c = 0; c < 3; c++) sum[c] += light_term(l->ambient[c], mamb[c], s_amb);
+        for (int c = 0; c < 3; c++)
+            sum[c] += GT_COMPAT(LIGHT) ? compat_light_term(l->ambient[c], mamb[c], att) : light_term(l->ambient[c], mamb[c], s_amb);
 
         gefloat nl = gemath_dot3(n, L);
         /* Powered diffuse: N.L through the specular power unit with the
          * specular coefficient (model choice, not measured, as above). */
         if (l->comp == GT_LIGHT_POWERED_DIFFUSE) nl = gemath_spec_pow(nl, ls->spec_coef);
         if (gemath_cmp(nl, GEMATH_ZERO) > 0) {
-            uint8_t s = light_intensity8(gemath_mul(att, nl));
-            for (int c = 0; c < 3; c++) sum[c] += light_term(l->diffuse[c], mdif[c], s);
+            gefloat f = gemath_mul(att, nl);
+            uint8_t s = light_intensity8(f);
+            for (int c = 0; c < 3; c++)
+                sum[c] += GT_COMPAT(LIGHT) ? compat_light_term(l->diffuse[c], mdif[c], f) : light_term(l->diffuse[c], mdif[c], s);
         }
         if (l->comp == GT_LIGHT_DIFFUSE_SPECULAR && gemath_cmp(nl, GEMATH_ZERO) >= 0) {
             /* HW §3: the half vector uses the viewer from the view matrix. */
@@ -361,8 +364,10 @@ void light_vertex(const struct gt_light_state *ls, const gefloat pos[3], const g
             light_normalize(h, hn, true);
             gefloat sp = gemath_spec_pow(gemath_dot3(n, hn), ls->spec_coef);
             if (gemath_cmp(sp, GEMATH_ZERO) > 0) {
-                uint8_t s = light_intensity8(gemath_mul(att, sp));
-                for (int c = 0; c < 3; c++) spec[c] += light_term(l->specular[c], mspe[c], s);
+                gefloat f = gemath_mul(att, sp);
+                uint8_t s = light_intensity8(f);
+                for (int c = 0; c < 3; c++)
+                    spec[c] += GT_COMPAT(LIGHT) ? compat_light_term(l->specular[c], mspe[c], f) : light_term(l->specular[c], mspe[c], s);
             }
         }
     }

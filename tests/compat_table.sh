@@ -7,14 +7,14 @@
 # hardware's). usage: compat_table.sh GETILE COMPAT_GETILE DUMPS_DIR REF_DIR
 set -euo pipefail
 hw=$1 compat=$2 dumps=$3 refs=$4
-switches=(arith merge viewer replay atest uvround rectedge)
+switches=(arith merge viewer light replay texcache atest uvround rectedge)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 mse() { # getile-binary dump env-value -> "mse/pixels"
     local bin=$1 dump=$2 sw=$3 name ref
     name=$(basename "$dump"); name=${name%.*}; name=${name%.ppdmp}
     ref="$refs/$name-soft.png"
-    if ! GETILE_PPSSPP_COMPAT=$sw "$bin" render --threads 2 "$dump" -o "$out/o.png" >/dev/null 2>"$out/err"; then
+    if ! GETILE_PPSSPP_COMPAT=$sw "$bin" render --threads 1 "$dump" -o "$out/o.png" >/dev/null 2>"$out/err"; then
         echo "error"; return
     fi
     "$bin" compare "$out/o.png" "$ref" 2>&1 | sed -n 's/.*MSE \([0-9.]*\), differing pixels \([0-9]*\).*/\1 \2/p' |
