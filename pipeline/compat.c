@@ -38,6 +38,7 @@ unsigned gt_compat_init(void)
 static const struct { const char *name; unsigned flag; } compat_names[] = {
     {"arith", GT_COMPAT_ARITH}, {"merge", GT_COMPAT_MERGE}, {"viewer", GT_COMPAT_VIEWER}, {"replay", GT_COMPAT_REPLAY}, {"atest", GT_COMPAT_ATEST},
     {"uvround", GT_COMPAT_UVROUND}, {"rectedge", GT_COMPAT_RECTEDGE}, {"light", GT_COMPAT_LIGHT},
+    {"planes", GT_COMPAT_PLANES},
     {"texcache", GT_COMPAT_TEXCACHE}, {"all", GT_COMPAT_ALL}, {"none", 0},
 };
 
@@ -212,6 +213,92 @@ void compat_screen(const struct gt_xform *xf, struct gt_vout *out)
         out->screen[i] = from_f(to_f(out->clip[i]) * to_f(xf->vp_scale[i]) / w + to_f(xf->vp_center[i]));
     out->x16 = sat_i32(to_f(out->screen[0]) * 16.0f + 0.375f - (float)xf->offset_x);
     out->y16 = sat_i32(to_f(out->screen[1]) * 16.0f + 0.375f - (float)xf->offset_y);
+}
+
+/* ---- planes --------------------------------------------------------------- */
+
+void compat_keep_vertices(struct rast_prim *p, const struct gt_vout *const *v)
+{
+#ifdef GT_PPSSPP_COMPAT
+    for (int i = 0; i < 3; i++) {
+        struct compat_vertex *c = &p->cv[i];
+        c->x = v[i]->x16, c->y = v[i]->y16, c->z = v[i]->z;
+        memcpy(c->c0, v[i]->color, 4);
+        memcpy(c->c1, v[i]->color1, 3);
+        c->s = to_f(v[i]->uv[0]), c->t = to_f(v[i]->uv[1]), c->q = to_f(v[i]->q);
+        c->w = to_f(v[i]->clip[3]), c->fog = to_f(v[i]->fog);
+    }
+#else
+    (void)p, (void)v;
+#endif
+}
+
+#ifdef GT_PPSSPP_COMPAT
+static uint8_t fog8(float f)
+{
+    /* ClampFogDepth: floor(f * 256) limited to 0..255. */
+    if (!(f > 0.0f)) return 0;
+    if (f >= 1.0f) return 255;
+    return (uint8_t)(f * 256.0f);
+}
+
+static int64_t uv_fixed(float s, unsigned lg, bool round_uv)
+{
+    float u = s * (float)(256u << lg);
+    if (!(u > -9.2e18f && u < 9.2e18f)) return 0;
+    return round_uv ? (int64_t)nearbyintf(u) : (int64_t)u;
+}
+#endif
+
+void compat_pixel(const struct rast_prim *p, const struct rast_state *st, int32_t px, int32_t py, uint16_t *z,
+                  uint8_t prim[4], uint8_t sec[3], uint8_t *fog, int32_t *u, int32_t *v, bool round_uv)
+{
+#ifdef GT_PPSSPP_COMPAT
+    const struct compat_vertex *c = p->cv;
+    int64_t X = 16 * (int64_t)px + 7, Y = 16 * (int64_t)py + 7;
+    float w[3];
+    int64_t sum = 0;
+    for (int i = 0; i < 3; i++) {
+        const struct compat_vertex *a = &c[(i + 1) % 3], *b = &c[(i + 2) % 3];
+        int64_t e = (a->x - X) * (b->y - Y) - (b->x - X) * (a->y - Y);
+        w[i] = (float)e;
+        sum += e;
+    }
+    float recip = 1.0f / (float)sum;
+    if (!(c[0].z == c[1].z && c[0].z == c[2].z)) {
+        float zf = (w[0] * (float)c[0].z + w[1] * (float)c[1].z + w[2] * (float)c[2].z) * recip;
+        *z = (uint16_t)(zf < 0.0f ? 0 : zf > 65535.0f ? 65535 : (int)zf);
+    }
+    if (!p->flat_color) {
+        for (int k = 0; k < 4; k++) {
+            float f = nearbyintf((c[0].c0[k] * w[0] + c[1].c0[k] * w[1] + c[2].c0[k] * w[2]) * recip);
+            prim[k] = (uint8_t)(f < 0.0f ? 0 : f > 255.0f ? 255 : f);
+        }
+        for (int k = 0; k < 3; k++) {
+            float f = nearbyintf((c[0].c1[k] * w[0] + c[1].c1[k] * w[1] + c[2].c1[k] * w[2]) * recip);
+            sec[k] = (uint8_t)(f < 0.0f ? 0 : f > 255.0f ? 255 : f);
+        }
+    }
+    if (st->px.fog && !st->px.clear) *fog = fog8((w[0] * c[0].fog + w[1] * c[1].fog + w[2] * c[2].fog) * recip);
+    if (!st->textured) return;
+    float s, t;
+    unsigned lw = st->smp.wlog[0], lh = st->smp.hlog[0];
+    if (st->through) {
+        s = (c[0].s * w[0] + c[1].s * w[1] + c[2].s * w[2]) * recip / (float)(1u << lw);
+        t = (c[0].t * w[0] + c[1].t * w[1] + c[2].t * w[2]) * recip / (float)(1u << lh);
+    } else {
+        float wq[3];
+        for (int i = 0; i < 3; i++) wq[i] = w[i] * (1.0f / c[i].w);
+        float qr = st->tex_proj ? 1.0f / (c[0].q * wq[0] + c[1].q * wq[1] + c[2].q * wq[2]) : 1.0f / (wq[0] + wq[1] + wq[2]);
+        s = (c[0].s * wq[0] + c[1].s * wq[1] + c[2].s * wq[2]) * qr;
+        t = (c[0].t * wq[0] + c[1].t * wq[1] + c[2].t * wq[2]) * qr;
+    }
+    int64_t uu = uv_fixed(s, lw, round_uv), vv = uv_fixed(t, lh, round_uv);
+    *u = (int32_t)(uu > INT32_MAX ? INT32_MAX : uu < INT32_MIN ? INT32_MIN : uu);
+    *v = (int32_t)(vv > INT32_MAX ? INT32_MAX : vv < INT32_MIN ? INT32_MIN : vv);
+#else
+    (void)p, (void)st, (void)px, (void)py, (void)z, (void)prim, (void)sec, (void)fog, (void)u, (void)v, (void)round_uv;
+#endif
 }
 
 /* ---- light ---------------------------------------------------------------- */

@@ -26,6 +26,10 @@
  *            VRAM before block transfers it has queued but not yet run.
  *   texcache §6: PPSSPP has no texture cache and reads a texture that is
  *            also the render target from memory while drawing.
+ *   planes   §2 "fixed-point planes divided through the area table":
+ *            PPSSPP interpolates triangles per pixel from float barycentric
+ *            weights: depth truncated, colors rounded to nearest, texture
+ *            coordinates perspective-corrected in floats.
  *   rectedge not a GE rule: PPSSPP walks rectangles in 2x2 quads and
  *            draws the second column (row) of a quad when its centre lies
  *            on the right (bottom) edge, where the first one needs it inside.
@@ -50,7 +54,8 @@ enum gt_compat_flag {
     GT_COMPAT_RECTEDGE = 1u << 6,
     GT_COMPAT_LIGHT = 1u << 7,
     GT_COMPAT_TEXCACHE = 1u << 8,
-    GT_COMPAT_ALL = (1u << 9) - 1,
+    GT_COMPAT_PLANES = 1u << 9,
+    GT_COMPAT_ALL = (1u << 10) - 1,
 };
 
 #ifdef GT_PPSSPP_COMPAT
@@ -70,6 +75,15 @@ int gt_compat_parse(const char *list, unsigned *flags);
 struct gt_vout;
 struct rast_prim;
 struct rast_state;
+
+/* A triangle vertex as PPSSPP interpolates it ("planes"); kept in struct
+ * rast_prim by the diagnostic build only. */
+struct compat_vertex {
+    int32_t x, y;       /* 1/16 pixel */
+    int32_t z;
+    uint8_t c0[4], c1[3];
+    float s, t, q, w, fog;
+};
 
 /* ---- merge: PPSSPP's rectangle detection (RasterizerRectangle.cpp) ---- */
 
@@ -91,6 +105,15 @@ bool compat_rect_slices(const struct compat_rect_ctx *c, const struct gt_vout *v
 struct gt_xform;
 /* From out->clip: out->screen (x, y, z in floats), out->x16 and out->y16. */
 void compat_screen(const struct gt_xform *xf, struct gt_vout *out);
+
+/* ---- planes ---- */
+/* Fills p's compat_vertex copies (diagnostic build; no-op otherwise). */
+void compat_keep_vertices(struct rast_prim *p, const struct gt_vout *const *v);
+/* PPSSPP's per-pixel values of triangle p at pixel (px, py): replaces *z,
+ * prim/sec (Gouraud only), *fog (when fogged), and sets *u, *v (level-0
+ * texels, 8 fraction bits; rounded when round_uv, else truncated). */
+void compat_pixel(const struct rast_prim *p, const struct rast_state *st, int32_t px, int32_t py, uint16_t *z,
+                  uint8_t prim[4], uint8_t sec[3], uint8_t *fog, int32_t *u, int32_t *v, bool round_uv);
 
 /* ---- light ---- */
 /* PPSSPP's light term for light color l, material color m and intensity f

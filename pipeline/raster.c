@@ -152,11 +152,13 @@ static void shade(const struct rast_prim *p, const struct rast_state *st, struct
         /* PPSSPP ClampFogDepth: floor(f * 256) limited to 0..255. */
         fog = clamp8(val[RP_FOG] >> (RAST_PLANE_FRAC + 8));
     }
+    bool round_uv = GT_COMPAT(UVROUND) && (st->smp.min_linear || st->smp.mag_linear);
+    int32_t u = 0, v = 0;
+    bool compat_uv = GT_COMPAT(PLANES) && p->kind == RAST_TRIANGLE;
+    if (compat_uv) compat_pixel(p, st, x, y, &z, prim, sec, &fog, &u, &v, round_uv);
     if (st->textured) {
-        int32_t u, v;
         gefloat w;
-        bool round_uv = GT_COMPAT(UVROUND) && (st->smp.min_linear || st->smp.mag_linear);
-        tex_coords(p, st, val[RP_S], val[RP_T], val[RP_Q], &u, &v, &w, round_uv);
+        if (!compat_uv) tex_coords(p, st, val[RP_S], val[RP_T], val[RP_Q], &u, &v, &w, round_uv);
         uint32_t tx = sampler_sample(&st->smp, mem, u, v, lod->level, lod->frac, lod->magnify);
         uint8_t texel[4] = {(uint8_t)tx, (uint8_t)(tx >> 8), (uint8_t)(tx >> 16), (uint8_t)(tx >> 24)};
         pixel_texfunc(&st->px, prim, texel, sec, out);

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "assemble.h"
+#include "compat.h"
 #include "mem.h"
 #include "pixel.h"
 #include "sampler.h"
@@ -116,6 +117,9 @@ struct rast_prim {
     /* Diagnostic build only (compat.h "atest"): skip the alpha test. Always
      * false in the normal build. */
     bool no_alpha_test;
+#ifdef GT_PPSSPP_COMPAT
+    struct compat_vertex cv[3]; /* compat.h "planes" */
+#endif
     /* Triangles taller than RAST_TALL_LIMIT (GE-HARDWARE.md §5): one extra
      * pixel per row outside the long edge; tall_right says the long edge
      * is the right side. */

@@ -313,6 +313,7 @@ bool rast_setup_triangle(struct rast_prim *p, const struct rast_state *st, const
             }
         }
     }
+    if (GT_COMPAT(PLANES)) compat_keep_vertices(p, v);
     if (GT_COMPAT(ATEST)) {
         const struct gt_vout *cv[3] = {v0, v1, v2};
         p->no_alpha_test = st->gouraud ? compat_skip_alpha_test(st, cv, 3) : compat_skip_alpha_test(st, &prov, 1);
