@@ -37,7 +37,7 @@ unsigned gt_compat_init(void)
 
 static const struct { const char *name; unsigned flag; } compat_names[] = {
     {"arith", GT_COMPAT_ARITH}, {"merge", GT_COMPAT_MERGE}, {"viewer", GT_COMPAT_VIEWER}, {"replay", GT_COMPAT_REPLAY}, {"atest", GT_COMPAT_ATEST},
-    {"uvround", GT_COMPAT_UVROUND}, {"rectedge", GT_COMPAT_RECTEDGE}, {"light", GT_COMPAT_LIGHT},
+    {"round", GT_COMPAT_ROUND}, {"rectedge", GT_COMPAT_RECTEDGE}, {"light", GT_COMPAT_LIGHT},
     {"planes", GT_COMPAT_PLANES},
     {"texcache", GT_COMPAT_TEXCACHE}, {"all", GT_COMPAT_ALL}, {"none", 0},
 };
@@ -271,11 +271,13 @@ void compat_pixel(const struct rast_prim *p, const struct rast_state *st, int32_
     }
     if (!p->flat_color) {
         for (int k = 0; k < 4; k++) {
-            float f = nearbyintf((c[0].c0[k] * w[0] + c[1].c0[k] * w[1] + c[2].c0[k] * w[2]) * recip);
+            float f = (c[0].c0[k] * w[0] + c[1].c0[k] * w[1] + c[2].c0[k] * w[2]) * recip;
+            f = GT_COMPAT(ROUND) ? nearbyintf(f) : truncf(f);
             prim[k] = (uint8_t)(f < 0.0f ? 0 : f > 255.0f ? 255 : f);
         }
         for (int k = 0; k < 3; k++) {
-            float f = nearbyintf((c[0].c1[k] * w[0] + c[1].c1[k] * w[1] + c[2].c1[k] * w[2]) * recip);
+            float f = (c[0].c1[k] * w[0] + c[1].c1[k] * w[1] + c[2].c1[k] * w[2]) * recip;
+            f = GT_COMPAT(ROUND) ? nearbyintf(f) : truncf(f);
             sec[k] = (uint8_t)(f < 0.0f ? 0 : f > 255.0f ? 255 : f);
         }
     }
@@ -360,7 +362,7 @@ bool compat_skip_alpha_test(const struct rast_state *st, const struct gt_vout *c
     return full || (sum != 0 && ref == 0);
 }
 
-/* ---- uvround -------------------------------------------------------------- */
+/* ---- round -------------------------------------------------------------- */
 
 int64_t compat_round_shift(int64_t value, unsigned frac_bits)
 {

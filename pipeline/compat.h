@@ -28,16 +28,21 @@
  *            also the render target from memory while drawing.
  *   planes   §2 "fixed-point planes divided through the area table":
  *            PPSSPP interpolates triangles per pixel from float barycentric
- *            weights: depth truncated, colors rounded to nearest, texture
- *            coordinates perspective-corrected in floats.
+ *            weights: depth truncated, colors converted as "round" says,
+ *            texture coordinates perspective-corrected in floats.
  *   rectedge not a GE rule: PPSSPP walks rectangles in 2x2 quads and
  *            draws the second column (row) of a quad when its centre lies
  *            on the right (bottom) edge, where the first one needs it inside.
  *   atest    not a GE rule: PPSSPP drops the alpha test of a CLUT draw when
  *            the AND of the CLUT's whole entries (colour bits included) is
  *            not zero, so pixels of alpha 0 are blended and dithered.
- *   uvround  not a GE rule: PPSSPP's x86 sampler rounds bilinear texel
- *            coordinates to nearest (CVTPS2DQ); getile truncates. */
+ *   round    not a GE rule: PPSSPP's x86 code converts bilinear texel
+ *            coordinates and interpolated colors to integers with CVTPS2DQ,
+ *            which follows the host's MXCSR rounding mode, and PPSSPP's x86
+ *            JIT loads the game's FPU rounding mode into MXCSR. The
+ *            references of some games round to nearest and others truncate.
+ *            With the switch: round to nearest; without: truncate (what
+ *            getile does). */
 #ifndef GETILE_COMPAT_H
 #define GETILE_COMPAT_H
 
@@ -50,7 +55,7 @@ enum gt_compat_flag {
     GT_COMPAT_VIEWER = 1u << 2,
     GT_COMPAT_REPLAY = 1u << 3,
     GT_COMPAT_ATEST = 1u << 4,
-    GT_COMPAT_UVROUND = 1u << 5,
+    GT_COMPAT_ROUND = 1u << 5,
     GT_COMPAT_RECTEDGE = 1u << 6,
     GT_COMPAT_LIGHT = 1u << 7,
     GT_COMPAT_TEXCACHE = 1u << 8,
@@ -133,7 +138,7 @@ void compat_rect_edges(struct rast_prim *p, int32_t xr, int32_t yb);
  * vertices are v[0..n-1]. */
 bool compat_skip_alpha_test(const struct rast_state *st, const struct gt_vout *const *v, unsigned n);
 
-/* ---- uvround ---- */
+/* ---- round ---- */
 /* value / 2^frac_bits rounded to nearest, ties to even (CVTPS2DQ's mode),
  * frac_bits >= 1. */
 int64_t compat_round_shift(int64_t value, unsigned frac_bits);

@@ -51,7 +51,7 @@ static int64_t sample_pos(const struct rast_prim *p, int32_t px)
 
 /* Texture coordinates (level-0 texels, 8 fraction bits) from plane values,
  * truncated; *w receives the perspective w (1 without perspective).
- * round_uv (diagnostic build only, compat.h "uvround") rounds instead. */
+ * round_uv (diagnostic build only, compat.h "round") rounds instead. */
 static void tex_coords(const struct rast_prim *p, const struct rast_state *st, int64_t sv, int64_t tv, int64_t qv, int32_t *u, int32_t *v,
                        gefloat *w, bool round_uv)
 {
@@ -152,7 +152,7 @@ static void shade(const struct rast_prim *p, const struct rast_state *st, struct
         /* PPSSPP ClampFogDepth: floor(f * 256) limited to 0..255. */
         fog = clamp8(val[RP_FOG] >> (RAST_PLANE_FRAC + 8));
     }
-    bool round_uv = GT_COMPAT(UVROUND) && (st->smp.min_linear || st->smp.mag_linear);
+    bool round_uv = GT_COMPAT(ROUND) && (lod->magnify ? st->smp.mag_linear : st->smp.min_linear);
     int32_t u = 0, v = 0;
     bool compat_uv = GT_COMPAT(PLANES) && p->kind == RAST_TRIANGLE;
     if (compat_uv) compat_pixel(p, st, x, y, &z, prim, sec, &fog, &u, &v, round_uv);
