@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -301,6 +302,49 @@ void compat_pixel(const struct rast_prim *p, const struct rast_state *st, int32_
 #else
     (void)p, (void)st, (void)px, (void)py, (void)z, (void)prim, (void)sec, (void)fog, (void)u, (void)v, (void)round_uv;
 #endif
+}
+
+/* ---- pixel trace ---------------------------------------------------------- */
+
+#ifdef GT_PPSSPP_COMPAT
+static long trace_x = -1, trace_y = -1;
+static uint32_t trace_fb;
+static pthread_once_t trace_once = PTHREAD_ONCE_INIT;
+static void trace_read_env(void)
+{
+    const char *e = getenv("GETILE_TRACE");
+    unsigned long fb = 0;
+    if (e && sscanf(e, "%ld,%ld,%lx", &trace_x, &trace_y, &fb) >= 2) trace_fb = (uint32_t)fb & 0x001FFFFFu;
+}
+#endif
+
+bool compat_trace_wanted(uint32_t fb_addr, uint32_t wx, uint32_t wy)
+{
+#ifdef GT_PPSSPP_COMPAT
+    pthread_once(&trace_once, trace_read_env);
+    return (long)wx == trace_x && (long)wy == trace_y && (!trace_fb || (fb_addr & 0x001FFFFFu) == trace_fb);
+#else
+    (void)fb_addr, (void)wx, (void)wy;
+    return false;
+#endif
+}
+
+void compat_trace_pixel(const struct rast_prim *p, const struct rast_state *st, int32_t x, int32_t y, uint16_t z,
+                        const uint8_t prim[4], const uint8_t out[4], int32_t u, int32_t v, uint32_t before,
+                        uint32_t after)
+{
+    static const char *kind[] = {"triangle", "rect", "line", "point"};
+    fprintf(stderr,
+            "trace (%d,%d) fb %08x fmt %u: %s bbox %d,%d-%d,%d z %u prim %02x%02x%02x%02x out %02x%02x%02x%02x "
+            "tex %s fmt %u at %08x %ux%u uv %.3f,%.3f blend %d (%u,%u,%u) atest %d/%u/%u ztest %d/%u: %08x -> %08x\n",
+            x, y, st->fb_addr, st->px.fb_format, kind[p->kind & 3], p->x0, p->y0, p->x1, p->y1, z, prim[0], prim[1],
+            prim[2], prim[3], out[0], out[1], out[2], out[3], st->textured ? "on" : "off", st->smp.tex.format,
+            st->smp.tex.level[0].addr, 1u << st->smp.wlog[0], 1u << st->smp.hlog[0], u / 256.0, v / 256.0,
+            st->px.blend, st->px.blend_src, st->px.blend_dst, st->px.blend_eq, st->px.alpha_test, st->px.atest_func,
+            st->px.atest_ref, st->px.depth_test, st->px.ztest_func, before, after);
+    if (p->kind == RAST_TRIANGLE && GT_COMPAT(PLANES))
+        fprintf(stderr, "    vertices (1/16 px): (%d,%d) (%d,%d) (%d,%d)\n", p->cv[0].x, p->cv[0].y, p->cv[1].x, p->cv[1].y,
+                p->cv[2].x, p->cv[2].y);
 }
 
 /* ---- light ---------------------------------------------------------------- */

@@ -120,6 +120,16 @@ void compat_keep_vertices(struct rast_prim *p, const struct gt_vout *const *v);
 void compat_pixel(const struct rast_prim *p, const struct rast_state *st, int32_t px, int32_t py, uint16_t *z,
                   uint8_t prim[4], uint8_t sec[3], uint8_t *fog, int32_t *u, int32_t *v, bool round_uv);
 
+/* ---- pixel trace (diagnostic build only) ---- */
+/* GETILE_TRACE=X,Y[,FBADDR] (hex address, optional): every write to the
+ * pixel at written position (X, Y) of any (or that) color buffer is printed
+ * to stderr with its primitive, inputs and the value before and after. Use
+ * --threads 1 so the lines come in drawing order. */
+bool compat_trace_wanted(uint32_t fb_addr, uint32_t wx, uint32_t wy);
+void compat_trace_pixel(const struct rast_prim *p, const struct rast_state *st, int32_t x, int32_t y, uint16_t z,
+                        const uint8_t prim[4], const uint8_t out[4], int32_t u, int32_t v, uint32_t before,
+                        uint32_t after);
+
 /* ---- light ---- */
 /* PPSSPP's light term for light color l, material color m and intensity f
  * (a gefloat's bit pattern, f >= 0). */

@@ -179,6 +179,11 @@ static void shade(const struct rast_prim *p, const struct rast_state *st, struct
         if (!fb) return;
         if (st->uses_depth) zb = mem_ptr(mem, st->z_addr + (wy * st->z_stride + wx) * 2, 2);
     }
+#ifdef GT_PPSSPP_COMPAT
+    uint32_t before = 0;
+    bool traced = compat_trace_wanted(st->fb_addr, wx, wy);
+    if (traced) memcpy(&before, fb, bpp);
+#endif
     if (GT_COMPAT(ATEST) && p->no_alpha_test) {
         struct gt_pixel_state ps = st->px;
         ps.alpha_test = false;
@@ -186,6 +191,13 @@ static void shade(const struct rast_prim *p, const struct rast_state *st, struct
     } else {
         pixel_write(&st->px, x, y, z, out, fog, fb, zb);
     }
+#ifdef GT_PPSSPP_COMPAT
+    if (traced) {
+        uint32_t after = 0;
+        memcpy(&after, fb, bpp);
+        compat_trace_pixel(p, st, x, y, z, prim, out, u, v, before, after);
+    }
+#endif
     stats->pixels++;
 }
 

@@ -204,6 +204,14 @@ void gemath_mat44_apply(const gefloat m[16], const gefloat v[4], gefloat out[4])
     if (ARITH) compat_mat_apply(m, 4, v, out);
     else hw_gemath_mat44_apply(m, v, out);
 }
+/* Matrix products as PPSSPP's fast_matrix_mul_4x4: each element a sum from
+ * left to right, ((p0 + p1) + p2) + p3. */
+static void compat_mat_mul(const gefloat *m, int rows, const gefloat col[4], gefloat *out)
+{
+    for (int r = 0; r < rows; r++)
+        out[r] = G(((F(m[r]) * F(col[0]) + F(m[rows + r]) * F(col[1])) + F(m[2 * rows + r]) * F(col[2])) +
+                   F(m[3 * rows + r]) * F(col[3]));
+}
 void gemath_mat43_mul_mat43(const gefloat first[12], const gefloat second[12], gefloat out[12])
 {
     if (!ARITH) {
@@ -212,7 +220,7 @@ void gemath_mat43_mul_mat43(const gefloat first[12], const gefloat second[12], g
     }
     for (int c = 0; c < 4; c++) {
         const gefloat col[4] = {first[3 * c], first[3 * c + 1], first[3 * c + 2], c == 3 ? GEMATH_ONE : GEMATH_ZERO};
-        compat_mat_apply(second, 3, col, out + 3 * c);
+        compat_mat_mul(second, 3, col, out + 3 * c);
     }
 }
 void gemath_mat44_mul_mat43(const gefloat proj[16], const gefloat m[12], gefloat out[16])
@@ -223,7 +231,7 @@ void gemath_mat44_mul_mat43(const gefloat proj[16], const gefloat m[12], gefloat
     }
     for (int c = 0; c < 4; c++) {
         const gefloat col[4] = {m[3 * c], m[3 * c + 1], m[3 * c + 2], c == 3 ? GEMATH_ONE : GEMATH_ZERO};
-        compat_mat_apply(proj, 4, col, out + 4 * c);
+        compat_mat_mul(proj, 4, col, out + 4 * c);
     }
 }
 gefloat gemath_recip(gefloat x) { return ARITH ? G(1.0f / F(x)) : hw_gemath_recip(x); }
