@@ -342,9 +342,11 @@ void compat_trace_pixel(const struct rast_prim *p, const struct rast_state *st, 
             st->smp.tex.level[0].addr, 1u << st->smp.wlog[0], 1u << st->smp.hlog[0], u / 256.0, v / 256.0,
             st->px.blend, st->px.blend_src, st->px.blend_dst, st->px.blend_eq, st->px.alpha_test, st->px.atest_func,
             st->px.atest_ref, st->px.depth_test, st->px.ztest_func, before, after);
+#ifdef GT_PPSSPP_COMPAT
     if (p->kind == RAST_TRIANGLE && GT_COMPAT(PLANES))
         fprintf(stderr, "    vertices (1/16 px): (%d,%d) (%d,%d) (%d,%d)\n", p->cv[0].x, p->cv[0].y, p->cv[1].x, p->cv[1].y,
                 p->cv[2].x, p->cv[2].y);
+#endif
 }
 
 /* ---- light ---------------------------------------------------------------- */
