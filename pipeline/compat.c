@@ -336,11 +336,13 @@ void compat_trace_pixel(const struct rast_prim *p, const struct rast_state *st, 
     static const char *kind[] = {"triangle", "rect", "line", "point"};
     fprintf(stderr,
             "trace (%d,%d) fb %08x fmt %u: %s bbox %d,%d-%d,%d z %u prim %02x%02x%02x%02x out %02x%02x%02x%02x "
-            "tex %s fmt %u at %08x %ux%u uv %.3f,%.3f blend %d (%u,%u,%u) atest %d/%u/%u ztest %d/%u: %08x -> %08x\n",
+            "tex %s fmt %u at %08x %ux%u uv %.3f,%.3f blend %d (%u,%u,%u fix %02x%02x%02x %02x%02x%02x) atest %d/%u/%u "
+            "ztest %d/%u: %08x -> %08x\n",
             x, y, st->fb_addr, st->px.fb_format, kind[p->kind & 3], p->x0, p->y0, p->x1, p->y1, z, prim[0], prim[1],
             prim[2], prim[3], out[0], out[1], out[2], out[3], st->textured ? "on" : "off", st->smp.tex.format,
             st->smp.tex.level[0].addr, 1u << st->smp.wlog[0], 1u << st->smp.hlog[0], u / 256.0, v / 256.0,
-            st->px.blend, st->px.blend_src, st->px.blend_dst, st->px.blend_eq, st->px.alpha_test, st->px.atest_func,
+            st->px.blend, st->px.blend_src, st->px.blend_dst, st->px.blend_eq, st->px.fix_a[0], st->px.fix_a[1],
+            st->px.fix_a[2], st->px.fix_b[0], st->px.fix_b[1], st->px.fix_b[2], st->px.alpha_test, st->px.atest_func,
             st->px.atest_ref, st->px.depth_test, st->px.ztest_func, before, after);
 #ifdef GT_PPSSPP_COMPAT
     if (p->kind == RAST_TRIANGLE && GT_COMPAT(PLANES))
