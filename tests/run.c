@@ -95,6 +95,13 @@ const char *test_tmpdir(void)
     return tmpdir_path;
 }
 
+void test_sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
 int test_system(const char *fmt, ...)
 {
     char cmd[4096];

@@ -12,7 +12,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../clients/netclient.h"
@@ -21,13 +20,6 @@
 #include "test.h"
 
 #define SAMPLE "tests/samples/sample.ppdmp"
-
-static void nap_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
-}
 
 /* 0 when a daemon accepts on the Unix socket at path. */
 static int try_connect(const char *path)
@@ -64,7 +56,7 @@ static pid_t start_daemon(const char *name, char *sock, size_t cap)
         int st;
         CHECK_MSG(waitpid(pid, &st, WNOHANG) != pid, "getiled (%s) exited at start; see %s", test_getiled_bin(), log);
         if (try_connect(sock) == 0) return pid;
-        nap_ms(20);
+        test_sleep_ms(20);
     }
     kill(pid, SIGKILL);
     test_fail_(__FILE__, __LINE__, "getiled did not start listening on %s", sock);
@@ -76,7 +68,7 @@ static void stop_daemon(pid_t pid)
     int st;
     for (int i = 0; i < 500; i++) {
         if (waitpid(pid, &st, WNOHANG) == pid) return;
-        nap_ms(20);
+        test_sleep_ms(20);
     }
     kill(pid, SIGKILL);
     waitpid(pid, &st, 0);
@@ -256,6 +248,29 @@ TEST(batch_ref_compare_and_report)
     stop_daemon(d);
 }
 
+/* Starts `getile batch` in the background on the daemons at Unix sockets
+ * s1 and s2, with --jobs jobs; its stdout and stderr go to files in the
+ * test directory whose paths land in o and e (512 bytes each). */
+static pid_t spawn_batch(const char *s1, const char *s2, const char *dir, const char *out, const char *jobs, char *o,
+                         char *e)
+{
+    snprintf(o, 512, "%s/stdout.txt", test_tmpdir());
+    snprintf(e, 512, "%s/stderr.txt", test_tmpdir());
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        char srv[1100];
+        snprintf(srv, sizeof srv, "unix:%s,unix:%s", s1, s2);
+        if (!freopen(o, "w", stdout) || !freopen(e, "w", stderr)) _exit(127);
+        execl(test_getile_bin(), "getile", "batch", "--server", srv, dir, "-o", out, "--jobs", jobs, (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
 TEST(batch_retry_when_server_killed)
 {
     char s1[512], s2[512], out[600], p[700];
@@ -272,26 +287,13 @@ TEST(batch_retry_when_server_killed)
      * requests sent to it are in flight when it dies */
     CHECK(kill(a, SIGSTOP) == 0);
     char o[512], e[512];
-    snprintf(o, sizeof o, "%s/stdout.txt", test_tmpdir());
-    snprintf(e, sizeof e, "%s/stderr.txt", test_tmpdir());
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    CHECK(pid >= 0);
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        char srv[1100];
-        snprintf(srv, sizeof srv, "unix:%s,unix:%s", s1, s2);
-        if (!freopen(o, "w", stdout) || !freopen(e, "w", stderr)) _exit(127);
-        execl(test_getile_bin(), "getile", "batch", "--server", srv, dir, "-o", out, "--jobs", "8", (char *)NULL);
-        _exit(127);
-    }
-    nap_ms(500);
+    pid_t pid = spawn_batch(s1, s2, dir, out, "8", o, e);
+    test_sleep_ms(500);
     kill(a, SIGKILL);
     int st, waited = 0;
     while (waitpid(pid, &st, WNOHANG) != pid) {
         CHECK_MSG(waited < 60000, "getile batch did not finish");
-        nap_ms(20);
+        test_sleep_ms(20);
         waited += 20;
     }
     waitpid(a, NULL, 0);
@@ -361,7 +363,7 @@ static void wait_for_text(const char *path, const char *want)
         test_read_text(path, buf, sizeof buf);
         if (strstr(buf, want)) return;
         CHECK_MSG(waited < 60000, "%s never showed '%s': %s", path, want, buf);
-        nap_ms(20);
+        test_sleep_ms(20);
     }
 }
 
@@ -384,25 +386,12 @@ TEST(batch_reconnects_to_restarted_server)
     enum { N = 12 };
     for (int i = 0; i < N; i++) CHECK_EQ_I(test_system("cp " SAMPLE " '%s/d%02d.ppdmp'", dir, i), 0);
     snprintf(out, sizeof out, "%s/out", test_tmpdir());
-    snprintf(o, sizeof o, "%s/stdout.txt", test_tmpdir());
-    snprintf(e, sizeof e, "%s/stderr.txt", test_tmpdir());
     CHECK(kill(a, SIGSTOP) == 0 && kill(b, SIGSTOP) == 0);
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    CHECK(pid >= 0);
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        char srv[1100];
-        snprintf(srv, sizeof srv, "unix:%s,unix:%s", s1, s2);
-        if (!freopen(o, "w", stdout) || !freopen(e, "w", stderr)) _exit(127);
-        execl(test_getile_bin(), "getile", "batch", "--server", srv, dir, "-o", out, "--jobs", "2", (char *)NULL);
-        _exit(127);
-    }
+    pid_t pid = spawn_batch(s1, s2, dir, out, "2", o, e);
     /* the batch has listed the dumps and dials next; give it a moment to send
      * (if a dies before the batch reached it, a is dialled again all the same) */
     wait_for_text(e, "to render on 2 server(s)");
-    nap_ms(300);
+    test_sleep_ms(300);
     CHECK(kill(a, SIGKILL) == 0);
     waitpid(a, NULL, 0);
     a = start_daemon("ra", s1, sizeof s1);
@@ -414,14 +403,14 @@ TEST(batch_reconnects_to_restarted_server)
     for (uint64_t id = 1; stats_on(&mine, id).connections < 2; id++) {
         test_read_text(e, test_err_text, sizeof test_err_text);
         CHECK_MSG(id < 1200, "the batch never dialled the restarted server again: %s", test_err_text);
-        nap_ms(50);
+        test_sleep_ms(50);
     }
     nc_conn_close(&mine);
     CHECK(kill(b, SIGCONT) == 0);
     int st;
     for (int waited = 0; waitpid(pid, &st, WNOHANG) != pid; waited += 20) {
         CHECK_MSG(waited < 120000, "getile batch did not finish");
-        nap_ms(20);
+        test_sleep_ms(20);
     }
     test_read_text(o, test_out_text, sizeof test_out_text);
     test_read_text(e, test_err_text, sizeof test_err_text);

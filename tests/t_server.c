@@ -44,13 +44,6 @@ struct daemon {
     char sock[256], log[256];
 };
 
-static void sleep_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
-}
-
 /* The clients' dialler (clients/netclient.c), quietly: -1 with errno set. */
 static int connect_unix(const char *path)
 {
@@ -121,7 +114,7 @@ static void daemon_start(struct daemon *dm, const char *const *extra)
             if (a >= 0) close(a);
             if (b >= 0) close(b);
             if (a >= 0 && b >= 0) return;
-            sleep_ms(20);
+            test_sleep_ms(20);
         }
         if (dm->pid) {
             kill(dm->pid, SIGKILL);
@@ -147,7 +140,7 @@ static int daemon_stop(struct daemon *dm)
             dm->pid = 0;
             return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
         }
-        sleep_ms(10);
+        test_sleep_ms(10);
     }
     kill(dm->pid, SIGKILL);
     waitpid(dm->pid, NULL, 0);
@@ -972,14 +965,14 @@ TEST(server_client_never_reads)
         for (int tries = 0; off < sb.size && tries < 200; tries++) {
             ssize_t w = send(hog, sb.data + off, sb.size - off, MSG_NOSIGNAL);
             if (w > 0) off += (size_t)w;
-            else sleep_ms(5);
+            else test_sleep_ms(5);
         }
         if (off < sb.size) break; /* the daemon stopped reading: as intended */
         sent++;
     }
     msgpack_sbuffer_destroy(&sb);
     free(rq);
-    sleep_ms(1500);
+    test_sleep_ms(1500);
     long kb = daemon_rss_kb(&dm);
     printf("%d requests sent before the daemon stopped reading; daemon RSS %ld KiB\n", sent, kb);
     /* The cap plus the jobs in flight and their inputs, with room to spare

@@ -63,6 +63,8 @@ const char *test_getile_bin(void);
 const char *test_getiled_bin(void);
 /* A fresh scratch directory for this test (removed by the runner afterwards). */
 const char *test_tmpdir(void);
+/* Sleeps ms milliseconds (resumed after signals). */
+void test_sleep_ms(int ms);
 /* Runs a shell command, returns its exit status (or -1); output to the test log. */
 int test_system(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Reads a text file into buf, NUL-terminated (at most cap - 1 bytes; an
