@@ -37,8 +37,7 @@ void binner_free(struct binner *b)
 {
     binner_wait(b);
     workers_stop(&b->workers);
-    scene_free(&b->scenes[0]);
-    scene_free(&b->scenes[1]);
+    for (unsigned i = 0; i < GT_BINNER_SCENES; i++) scene_free(&b->scenes[i]);
     free(b->lazy.buf);
     free(b->lazy.loaded);
     memset(&b->lazy, 0, sizeof b->lazy);
@@ -51,13 +50,33 @@ void binner_texflush(struct binner *b)
     b->cur_scene = NULL; /* the next draw fills the cache anew */
 }
 
-void binner_wait(struct binner *b)
+/* Waits until the first k scenes in flight (oldest first) have finished,
+ * and makes them free. */
+static void retire(struct binner *b, unsigned k)
 {
-    if (!b->inflight) return;
-    workers_end(&b->workers);
-    b->stats.pixels += b->workers.stats.pixels - b->inflight_pixels;
-    scene_reset(b->inflight);
-    b->inflight = NULL;
+    if (!k) return;
+    workers_wait(&b->workers, b->inflight_no[k - 1]);
+    uint64_t px = workers_stats(&b->workers).pixels;
+    b->stats.pixels += px - b->pixels_seen;
+    b->pixels_seen = px;
+    for (unsigned i = 0; i < k; i++) scene_reset(b->inflight[i]);
+    b->ninflight -= k;
+    memmove(b->inflight, b->inflight + k, sizeof b->inflight[0] * b->ninflight);
+    memmove(b->inflight_no, b->inflight_no + k, sizeof b->inflight_no[0] * b->ninflight);
+}
+
+void binner_wait(struct binner *b) { retire(b, b->ninflight); }
+
+/* A scene not being filled nor in flight. */
+static struct scene *free_scene(struct binner *b)
+{
+    for (unsigned i = 0; i < GT_BINNER_SCENES; i++) {
+        struct scene *s = &b->scenes[i];
+        bool used = s == b->scene;
+        for (unsigned k = 0; k < b->ninflight; k++) used |= s == b->inflight[k];
+        if (!used) return s;
+    }
+    return NULL; /* not reached: GT_BINNER_SCENES exceeds GT_SCENE_QUEUE */
 }
 
 void binner_flush(struct binner *b, enum bin_flush_reason why)
@@ -67,11 +86,15 @@ void binner_flush(struct binner *b, enum bin_flush_reason why)
         b->stats.flushes[why]++;
         if (s->serial) b->stats.scenes_serial++;
         b->stats.bins_run += s->nused;
-        binner_wait(b); /* scenes run in order */
-        b->inflight = s;
-        b->inflight_pixels = b->workers.stats.pixels;
-        workers_begin(&b->workers, s, b->mem);
-        b->scene = s == &b->scenes[0] ? &b->scenes[1] : &b->scenes[0];
+        /* Room in the queue, and in-flight arenas bounded by one full
+         * scene's worth. */
+        size_t bytes = s->arena.total;
+        for (unsigned k = 0; k < b->ninflight; k++) bytes += b->inflight[k]->arena.total;
+        if (bytes > GT_SCENE_MAX_BYTES) retire(b, b->ninflight);
+        else if (b->ninflight == GT_SCENE_QUEUE) retire(b, 1);
+        b->inflight[b->ninflight] = s;
+        b->inflight_no[b->ninflight++] = workers_submit(&b->workers, s, b->mem);
+        b->scene = free_scene(b);
     } else {
         scene_reset(s);
     }
@@ -123,11 +146,13 @@ static struct vrange vrange_union(struct vrange a, struct vrange b)
 static struct vrange buffer_range(const struct rast_state *st, uint32_t addr, uint32_t stride, uint32_t bpp)
 {
     if (st->sc_x0 > st->sc_x1 || st->sc_y0 > st->sc_y1) return (struct vrange){0, 0};
-    /* Written positions: the scissor translated by REGION1, plus the 3
-     * pixels the reversal inside groups of 4 may move a pixel by. */
-    uint64_t first = ((uint64_t)(st->sc_y0 + st->region_y) * stride + (uint64_t)(st->sc_x0 + st->region_x)) * bpp;
-    uint64_t last = ((uint64_t)(st->sc_y1 + st->region_y) * stride + (uint64_t)(st->sc_x1 + st->region_x) + 4) * bpp;
-    first = first >= 3u * bpp ? first - 3u * bpp : 0;
+    /* Written positions: the scissor translated by REGION1, widened to
+     * whole groups of 4 written pixels (the reversal for odd x offsets
+     * keeps a pixel inside its group: rast_write_x). */
+    uint64_t x0 = (uint64_t)(st->sc_x0 + st->region_x) & ~(uint64_t)3;
+    uint64_t x1 = (uint64_t)(st->sc_x1 + st->region_x) | 3;
+    uint64_t first = ((uint64_t)(st->sc_y0 + st->region_y) * stride + x0) * bpp;
+    uint64_t last = ((uint64_t)(st->sc_y1 + st->region_y) * stride + x1 + 1) * bpp;
     uint64_t len = last - first;
     return (struct vrange){(uint32_t)((addr + first) & (GT_VRAM_SIZE - 1)),
                            len >= GT_VRAM_SIZE ? GT_VRAM_SIZE : (uint32_t)len};
@@ -294,10 +319,13 @@ static int place_state(struct binner *b, struct gt_diag *d)
     /* A texture read now (a cache fill or a copy) must not overtake the
      * scene the workers are running. */
     bool copies = cached ? !hit : tex_len && tex_len <= GT_SHADOW_MAX_BYTES;
-    if (copies && b->inflight &&
-        (vrange_overlap(tex, (struct vrange){b->inflight->fb_lo, b->inflight->fb_len}) ||
-         vrange_overlap(tex, (struct vrange){b->inflight->z_lo, b->inflight->z_len})))
-        binner_wait(b);
+    if (copies) {
+        unsigned k = b->ninflight;
+        while (k && !vrange_overlap(tex, (struct vrange){b->inflight[k - 1]->fb_lo, b->inflight[k - 1]->fb_len}) &&
+               !vrange_overlap(tex, (struct vrange){b->inflight[k - 1]->z_lo, b->inflight[k - 1]->z_len}))
+            k--;
+        retire(b, k); /* the newest scene writing the texture, and those before it */
+    }
     if (!s->active) {
         bool serial = live_self || (cur->uses_depth && !depth_follows(cur, fb, z));
         int rc = scene_begin(s, cur->fb_addr, cur->fb_stride, cur->fb_bpp, serial, b->tile_size);
@@ -404,8 +432,10 @@ void binner_sync(struct binner *b, uint32_t addr, uint32_t len, bool write)
     if (!len || scene_touches(b->scene, addr, len, write)) {
         binner_flush(b, BIN_FLUSH_SYNC);
         binner_wait(b);
-    } else if (b->inflight && scene_touches(b->inflight, addr, len, write)) {
-        binner_wait(b);
+    } else {
+        unsigned k = b->ninflight;
+        while (k && !scene_touches(b->inflight[k - 1], addr, len, write)) k--;
+        retire(b, k); /* the newest scene touching the bytes, and those before it */
     }
 }
 

@@ -4,9 +4,11 @@
  * be flushed first, then sets up and bins each primitive (binner_prim, an
  * assembly sink). States: IDLE (no scene) and BINNING (a scene with draws
  * for one color buffer); every transition back to IDLE is a flush with a
- * counted reason, so a profile shows why parallelism was lost. A flushed
- * scene runs on the workers while the next one is binned (IN FLIGHT); memory
- * the binner or the GE reads or writes is checked against both.
+ * counted reason, so a profile shows why parallelism was lost. Flushed
+ * scenes run on the workers, in order, while the next ones are binned (IN
+ * FLIGHT, up to GT_SCENE_QUEUE of them); memory the binner or the GE reads
+ * or writes is checked against the scene being filled and those in flight,
+ * and waits only for the scenes that touch it (and those before them).
  *
  * Hazards flushed (issue 6): the GE or the replay touching memory (sync:
  * block transfers, CLUT loads, recorded memory writes, display readout),
@@ -80,11 +82,18 @@ struct lazytex {
     size_t buf_cap, loaded_cap;
 };
 
+/* Scenes of a binner: one being filled, up to GT_SCENE_QUEUE in flight. */
+#define GT_BINNER_SCENES (GT_SCENE_QUEUE + 1)
+
 struct binner {
-    struct scene scenes[2];   /* binned in turn: one fills while the other runs */
+    struct scene scenes[GT_BINNER_SCENES];
     struct scene *scene;      /* the scene being filled */
-    struct scene *inflight;   /* the scene the workers are running, or NULL */
-    uint64_t inflight_pixels; /* workers' pixel count when it started */
+    /* Scenes handed to the workers and not yet reset, oldest first:
+     * inflight[k] for k < ninflight, with its number from workers_submit. */
+    struct scene *inflight[GT_SCENE_QUEUE];
+    uint64_t inflight_no[GT_SCENE_QUEUE];
+    unsigned ninflight;
+    uint64_t pixels_seen;     /* the workers' pixel count when stats.pixels was updated */
     struct texcache tcache;
     struct lazytex lazy;
     struct workers workers;
@@ -115,11 +124,12 @@ void binner_sync(struct binner *b, uint32_t addr, uint32_t len, bool write);
 /* TEXFLUSH: the texture cache is emptied. */
 void binner_texflush(struct binner *b);
 /* Hands the scene being filled to the workers (nothing when it is empty)
- * and starts an empty one. The workers run it while binning goes on; with
+ * and starts an empty one. The workers run it while binning goes on (first
+ * waiting for the oldest scene in flight when GT_SCENE_QUEUE are); with
  * one thread it runs at once, on the calling thread. Scenes run in order:
  * a scene starts after the previous one has finished. */
 void binner_flush(struct binner *b, enum bin_flush_reason why);
-/* Waits until the scene the workers are running has finished. */
+/* Waits until every scene in flight has finished. */
 void binner_wait(struct binner *b);
 /* All drawing issued so far is in memory (the end of a frame). */
 void binner_finish(struct binner *b);

@@ -5,40 +5,66 @@
 
 #include "../pipeline/gt_error.h"
 
-/* Takes bins until none is left; returns the pixels and primitives drawn. */
-static void drain(struct workers *w, const struct scene *s, struct rast_stats *st)
+/* With w->mu held: takes the next bin of the oldest scene, if one is left
+ * to take; sets *slot to the scene's queue slot and *bin to the bin. */
+static bool take(struct workers *w, unsigned *slot, unsigned *bin)
 {
-    /* A private copy of the memory map (its pointers only; the memory is
-     * shared): struct gt_mem sits in a cache line the binning thread keeps
-     * writing (the GE registers next to it), and reading it for every
-     * pixel would bounce that line between cores. */
-    struct gt_mem mem = *w->mem;
-    for (;;) {
-        pthread_mutex_lock(&w->mu);
-        unsigned i = w->next < s->nused ? w->next++ : s->nused;
-        pthread_mutex_unlock(&w->mu);
-        if (i >= s->nused) return;
-        scene_run_bin(s, s->used[i], &mem, st);
+    if (!w->count) return false;
+    const struct scene *s = w->queue[w->head];
+    if (w->next >= s->nused) return false;
+    *slot = w->head;
+    *bin = s->used[w->next++];
+    w->running++;
+    return true;
+}
+
+/* With w->mu held: retires the oldest scenes while every bin of theirs has
+ * finished, and wakes whoever waits for them or for the next scene's bins. */
+static void advance(struct workers *w)
+{
+    bool moved = false;
+    while (w->count && !w->running && w->next >= w->queue[w->head]->nused) {
+        w->queue[w->head] = NULL;
+        w->head = (w->head + 1) % GT_SCENE_QUEUE;
+        w->count--;
+        w->next = 0;
+        w->finished++;
+        moved = true;
     }
+    if (moved) {
+        pthread_cond_broadcast(&w->done);
+        if (w->count) pthread_cond_broadcast(&w->wake);
+    }
+}
+
+/* With w->mu held: runs one bin taken with take(), unlocking around it. */
+static void run_taken(struct workers *w, unsigned slot, unsigned bin)
+{
+    const struct scene *s = w->queue[slot];
+    /* A private copy of the memory map (pointers only; the memory is
+     * shared), so that drawing every pixel reads no line another thread
+     * writes. */
+    struct gt_mem mem = w->mem[slot];
+    pthread_mutex_unlock(&w->mu);
+    struct rast_stats st = {0, 0};
+    scene_run_bin(s, bin, &mem, &st);
+    pthread_mutex_lock(&w->mu);
+    w->stats.pixels += st.pixels;
+    w->stats.prims += st.prims;
+    w->running--;
+    advance(w);
 }
 
 static void *worker_main(void *arg)
 {
     struct workers *w = arg;
-    uint64_t seen = 0;
     pthread_mutex_lock(&w->mu);
-    for (;;) {
-        while (!w->quit && w->gen == seen) pthread_cond_wait(&w->wake, &w->mu);
-        if (w->quit) break;
-        seen = w->gen;
-        const struct scene *s = w->scene;
-        pthread_mutex_unlock(&w->mu);
-        struct rast_stats st = {0, 0};
-        drain(w, s, &st);
-        pthread_mutex_lock(&w->mu);
-        w->stats.pixels += st.pixels;
-        w->stats.prims += st.prims;
-        if (--w->busy == 0) pthread_cond_signal(&w->done);
+    while (!w->quit) {
+        unsigned slot, bin;
+        if (take(w, &slot, &bin))
+            run_taken(w, slot, bin);
+        else
+            pthread_cond_wait(&w->wake, &w->mu);
     }
     pthread_mutex_unlock(&w->mu);
     return NULL;
@@ -62,38 +88,46 @@ int workers_start(struct workers *w, unsigned threads, struct gt_diag *d)
     return GT_OK;
 }
 
-void workers_begin(struct workers *w, const struct scene *s, struct gt_mem *mem)
+uint64_t workers_submit(struct workers *w, const struct scene *s, const struct gt_mem *mem)
 {
     pthread_mutex_lock(&w->mu);
-    w->scene = s;
-    w->mem = mem;
-    w->next = 0;
-    w->busy = w->nthreads;
-    w->gen++;
-    w->running = true;
-    pthread_cond_broadcast(&w->wake);
+    uint64_t oldest = w->finished + 1;
+    if (w->count == GT_SCENE_QUEUE) { /* the caller's job; never overrun the ring */
+        pthread_mutex_unlock(&w->mu);
+        workers_wait(w, oldest);
+        pthread_mutex_lock(&w->mu);
+    }
+    unsigned slot = (w->head + w->count) % GT_SCENE_QUEUE;
+    w->queue[slot] = s;
+    w->mem[slot] = *mem;
+    w->count++;
+    uint64_t n = ++w->submitted;
+    if (w->count == 1) pthread_cond_broadcast(&w->wake);
+    advance(w); /* a scene without bins finishes at once */
     pthread_mutex_unlock(&w->mu);
-    if (!w->nthreads) workers_end(w);
+    if (!w->nthreads) workers_wait(w, n);
+    return n;
 }
 
-void workers_end(struct workers *w)
+void workers_wait(struct workers *w, uint64_t n)
 {
-    if (!w->running) return;
-    struct rast_stats st = {0, 0};
-    drain(w, w->scene, &st);
     pthread_mutex_lock(&w->mu);
-    while (w->busy) pthread_cond_wait(&w->done, &w->mu);
-    w->stats.pixels += st.pixels;
-    w->stats.prims += st.prims;
-    w->scene = NULL;
-    w->running = false;
+    while (w->finished < n) {
+        unsigned slot, bin;
+        if (take(w, &slot, &bin))
+            run_taken(w, slot, bin);
+        else
+            pthread_cond_wait(&w->done, &w->mu);
+    }
     pthread_mutex_unlock(&w->mu);
 }
 
-void workers_run(struct workers *w, const struct scene *s, struct gt_mem *mem)
+struct rast_stats workers_stats(struct workers *w)
 {
-    workers_begin(w, s, mem);
-    workers_end(w);
+    pthread_mutex_lock(&w->mu);
+    struct rast_stats st = w->stats;
+    pthread_mutex_unlock(&w->mu);
+    return st;
 }
 
 void workers_stop(struct workers *w)

@@ -1,44 +1,58 @@
-/* Worker threads that run a scene's bins (llvmpipe's rast threads): each
+/* Worker threads that run scenes' bins (llvmpipe's rast threads): each
  * non-empty bin is taken by one thread from a mutex-guarded iterator and run
- * start to end, so one thread owns a tile for the whole scene. With one
- * thread (or none started) the calling thread runs every bin in order: the
- * same code, synchronously. */
+ * start to end, so one thread owns a tile for the whole scene. Scenes are
+ * queued (up to GT_SCENE_QUEUE) and run strictly in order: no bin of a scene
+ * starts before every bin of the scenes queued before it has finished. With
+ * one thread (no helper started) the calling thread runs every bin in order
+ * when it queues the scene: the same code, synchronously. */
 #ifndef GETILE_WORKERS_H
 #define GETILE_WORKERS_H
 
 #include <pthread.h>
 #include <stdbool.h>
 
+#include "../pipeline/mem.h"
 #include "scene.h"
 
+/* Scenes handed to the workers and not finished, at most. Deeper queues let
+ * the binning thread run ahead of rasterization where one scene's drawing
+ * is slow and the next one's binning fast, and the other way round. */
+#define GT_SCENE_QUEUE 4
+
 struct workers {
-    unsigned nthreads;          /* threads started (the caller also works) */
+    unsigned nthreads;          /* helper threads started (the caller also works) */
     pthread_t th[GT_MAX_THREADS];
     pthread_mutex_t mu;
-    pthread_cond_t wake, done;
+    pthread_cond_t wake;        /* helpers: bins to take, or quit */
+    pthread_cond_t done;        /* a scene finished */
     bool quit;
-    uint64_t gen;               /* scene generation being run */
-    const struct scene *scene;  /* the scene being run, or NULL */
-    struct gt_mem *mem;
-    unsigned next;              /* next index into scene->used */
-    unsigned busy;              /* threads still working on this generation */
-    struct rast_stats stats;    /* summed over threads after each run */
+    /* The queue, oldest first: queue[(head + k) % GT_SCENE_QUEUE] for
+     * k < count, each with the memory map it runs against. */
+    const struct scene *queue[GT_SCENE_QUEUE];
+    struct gt_mem mem[GT_SCENE_QUEUE];
+    unsigned head, count;
+    unsigned next;              /* next index into the oldest scene's used[] */
+    unsigned running;           /* its bins taken and not finished */
+    uint64_t submitted;         /* scenes queued so far (the last one's number) */
+    uint64_t finished;          /* scenes finished so far (they finish in order) */
+    struct rast_stats stats;    /* summed over bins, as they finish */
     bool started;
-    bool running;               /* between workers_begin and workers_end */
 };
 
 /* Starts threads - 1 helper threads (threads 0 or 1: none). Returns 0 or
  * GT_ENOMEM (no thread left running). */
 int workers_start(struct workers *w, unsigned threads, struct gt_diag *d);
-/* Starts running every non-empty bin of s on the helper threads and
- * returns at once (with no helper thread, runs them all first). The scene
- * and the memory its draws touch belong to the workers until workers_end. */
-void workers_begin(struct workers *w, const struct scene *s, struct gt_mem *mem);
-/* The caller takes bins too until none is left, then waits for the helper
- * threads to finish theirs. */
-void workers_end(struct workers *w);
-/* workers_begin then workers_end. */
-void workers_run(struct workers *w, const struct scene *s, struct gt_mem *mem);
+/* Queues scene s (first waiting for the oldest scene when GT_SCENE_QUEUE
+ * are unfinished) and returns its number: 1 for the first scene, then 2,
+ * 3... The scene and the memory its draws touch belong to the workers
+ * until it has finished (workers_wait). With no helper thread the scene
+ * runs on the caller before this returns. */
+uint64_t workers_submit(struct workers *w, const struct scene *s, const struct gt_mem *mem);
+/* The caller takes bins too until scene number n and every scene before it
+ * have finished. */
+void workers_wait(struct workers *w, uint64_t n);
+/* Pixels and primitives drawn by the scenes finished so far. */
+struct rast_stats workers_stats(struct workers *w);
 void workers_stop(struct workers *w);
 
 #endif

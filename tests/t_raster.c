@@ -1169,6 +1169,44 @@ TEST(raster_threads_tiles)
     free(got);
 }
 
+TEST(raster_depth_after_color_is_tiled)
+{
+    /* Tiles partition memory, so a depth-tested draw runs tiled only when no
+     * byte can be written as both color and depth (binning/binner.c). Color
+     * 512 wide, 32-bit, scissor over all 512 x 272 pixels: bytes [0,
+     * 512 * 272 * 4) = [0, 0x88000). Pixels stay inside their aligned group
+     * of 4 even when REGION1 reverses them (GE-HARDWARE.md §5), so nothing
+     * is written past 0x88000: depth at 0x88000 shares no byte and the
+     * scene is tiled; depth 4 bytes lower overlaps the last color pixel and
+     * the scene runs as one tile. Either way the image is the same for 1
+     * and 2 threads. */
+    static const uint32_t zoffs[2] = {ZOFF, ZOFF - 4};
+    for (int k = 0; k < 2; k++) {
+        uint32_t got[2][64];
+        for (unsigned threads = 1; threads <= 2; threads++) {
+            struct gt_diag d = {0};
+            struct rt t;
+            rt_init(&t);
+            CHECK_EQ_I(gt_render_set_threads(t.r, threads, 64, &d), GT_OK);
+            cmd(&t, GE_Z_PTR, zoffs[k]);
+            cmd(&t, GE_SCISSOR2, 511 | 271u << 10);
+            cmd(&t, GE_ZTEST_ON, 1);
+            cmd(&t, GE_Z_TEST, 7);
+            const struct vtx v[3] = {{0, 0, 100, 0xFF405060u, 0, 0},
+                                     {512 * 16, 0, 100, 0xFF405060u, 0, 0},
+                                     {0, 272 * 16, 100, 0xFF405060u, 0, 0}};
+            prim(&t, P_TRIS, 0, v, 3);
+            rt_run(&t);
+            gt_render_finish(t.r);
+            CHECK_EQ_U(t.r->binner.stats.scenes_serial, k == 0 ? 0 : 1);
+            for (unsigned i = 0; i < 64; i++) got[threads - 1][i] = mem_read32(&t.r->mem, VRAM + 4 * 97 * i);
+            rt_free(&t);
+        }
+        CHECK(memcmp(got[0], got[1], sizeof got[0]) == 0);
+        CHECK_EQ_U(got[0][0] & 0xFFFFFFu, 0x405060u); /* alpha holds stencil bits */
+    }
+}
+
 /* ---- 9. Scissor ------------------------------------------------------------ */
 
 TEST(raster_scissor)
