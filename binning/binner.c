@@ -315,17 +315,26 @@ static int place_state(struct binner *b, struct gt_diag *d)
                                 (cur->uses_depth && cur->z_stride != s->fb_stride)))
             binner_flush(b, BIN_FLUSH_DEPTH);
     }
-    s = b->scene; /* a flush moved on to the other scene */
+    s = b->scene; /* a flush moved on to the next scene */
+    /* The newest scene in flight that writes the texture's bytes (k of
+     * them up to it), if any. */
+    unsigned k = b->ninflight;
+    while (k && !vrange_overlap(tex, (struct vrange){b->inflight[k - 1]->fb_lo, b->inflight[k - 1]->fb_len}) &&
+           !vrange_overlap(tex, (struct vrange){b->inflight[k - 1]->z_lo, b->inflight[k - 1]->z_len}))
+        k--;
+    /* How the draw reads its texture: from the cache (§6), from a copy
+     * taken now, or live from memory when its scene runs. A draw that
+     * textures from what scenes in flight draw (render to texture) and
+     * does not write those bytes itself reads them live: its scene runs
+     * after theirs, and nothing of its own scene writes them (flushed
+     * above), so it sees the same bytes without waiting. */
+    bool self = vrange_overlap(tex, fb) || vrange_overlap(tex, z);
+    bool copy_self = self && !live_self && tex_len <= GT_SHADOW_MAX_BYTES;
+    bool copy_other = !self && tex_len <= GT_TEXCOPY_MAX_BYTES && k == 0;
+    bool copies = !cached && tex_len && (copy_self || copy_other);
     /* A texture read now (a cache fill or a copy) must not overtake the
-     * scene the workers are running. */
-    bool copies = cached ? !hit : tex_len && tex_len <= GT_SHADOW_MAX_BYTES;
-    if (copies) {
-        unsigned k = b->ninflight;
-        while (k && !vrange_overlap(tex, (struct vrange){b->inflight[k - 1]->fb_lo, b->inflight[k - 1]->fb_len}) &&
-               !vrange_overlap(tex, (struct vrange){b->inflight[k - 1]->z_lo, b->inflight[k - 1]->z_len}))
-            k--;
-        retire(b, k); /* the newest scene writing the texture, and those before it */
-    }
+     * scenes in flight that write it. */
+    if ((cached && !hit) || copies) retire(b, k);
     if (!s->active) {
         bool serial = live_self || (cur->uses_depth && !depth_follows(cur, fb, z));
         int rc = scene_begin(s, cur->fb_addr, cur->fb_stride, cur->fb_bpp, serial, b->tile_size);
@@ -365,17 +374,15 @@ static int place_state(struct binner *b, struct gt_diag *d)
         copy->smp.tex.shadow = tc->scene_copy;
         copy->smp.tex.shadow_addr = tex_addr;
         copy->smp.tex.shadow_len = tex_len;
-    } else if (tex_len && !live_self && (tex_len <= GT_TEXCOPY_MAX_BYTES ||
-                           ((vrange_overlap(tex, fb) || vrange_overlap(tex, z)) && tex_len <= GT_SHADOW_MAX_BYTES))) {
+    } else if (copies) {
         /* Self-texturing with a texture larger than the cache: read as it
          * was before the draw. Other textures up to GT_TEXCOPY_MAX_BYTES
-         * are copied too: the copy holds what the draw would read (drawing
-         * that writes the texture was flushed above), and memory written
-         * later (recorded writes, transfers) then need not wait for the
-         * scene. */
+         * that no scene in flight draws are copied too: the copy holds
+         * what the draw would read (drawing that writes the texture was
+         * flushed above), and memory written later (recorded writes,
+         * transfers) then need not wait for the scene. */
         uint8_t *buf = arena_alloc(&s->arena, tex_len);
         if (!buf) return gt_fail(d, GT_ENOMEM, "out of memory copying a self-texture");
-        bool self = vrange_overlap(tex, fb) || vrange_overlap(tex, z);
         if (self && b->lazy.on && b->lazy.addr == tex_addr && b->lazy.len == tex_len) {
             /* The same draw placed again after a flush: its view so far. */
             memcpy(buf, b->lazy.buf, tex_len);
