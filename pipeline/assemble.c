@@ -37,6 +37,25 @@ struct ctx {
 static int hand_over(struct ctx *c, enum gt_prim_kind kind, const struct gt_vout *const *v, unsigned nv,
                      unsigned provoking, struct gt_diag *d);
 
+/* Piece k of a clipped polygon fanned from poly[0], into t (the third
+ * vertex a copy in *third, with the provoking vertex's colors under flat
+ * shading). False (counted) when a vertex is outside the guard band. */
+static bool clip_piece(struct ctx *c, const struct gt_vout *const *v, const struct gt_vout *poly, unsigned k,
+                       struct gt_vout *third, const struct gt_vout *t[3])
+{
+    *third = poly[k + 1];
+    if (c->flat) {
+        memcpy(third->color, v[2]->color, 4);
+        memcpy(third->color1, v[2]->color1, 4);
+    }
+    t[0] = &poly[0], t[1] = &poly[k], t[2] = third;
+    if (poly[0].outside || poly[k].outside || third->outside) {
+        c->a->stats.discarded++;
+        return false;
+    }
+    return true;
+}
+
 /* A triangle after near clipping: the polygon fanned from its first vertex;
  * each piece is dropped when a vertex is outside the guard band, and culled
  * with the original triangle's sense. With flat shading every piece takes
@@ -44,20 +63,36 @@ static int hand_over(struct ctx *c, enum gt_prim_kind kind, const struct gt_vout
 static int emit_clipped(struct ctx *c, const struct gt_vout *const *v, bool flip, struct gt_diag *d)
 {
     struct gt_vout in[3], poly[CLIP_MAX_POLY];
+    c->a->stats.clipped++;
+    if (GT_COMPAT(CLIP)) {
+        /* PPSSPP: both windings when culling is off; pieces kept by AddTriangle's tests. */
+        for (int pass = 0; pass < (c->cull_on ? 1 : 2); pass++) {
+            for (int i = 0; i < 3; i++) in[i] = *v[pass ? 2 - i : i];
+            unsigned n = clip_triangle_ppsspp(c->xf, in, poly);
+            for (unsigned k = 1; k + 1 < n; k++) {
+                struct gt_vout third;
+                const struct gt_vout *t[3];
+                if (!clip_piece(c, v, poly, k, &third, t)) continue;
+                int64_t d01x = (int64_t)t[0]->x16 - t[1]->x16, d01y = (int64_t)t[0]->y16 - t[1]->y16;
+                int64_t d02x = (int64_t)t[0]->x16 - t[2]->x16, d02y = (int64_t)t[0]->y16 - t[2]->y16;
+                bool keep = c->cull_on ? asm_triangle_visible(t[0], t[1], t[2], c->cull_on, c->cull_face, flip)
+                                       : d01x * d02y - d01y * d02x >= 0 && !((d01x == 0 && d02x == 0) || (d01y == 0 && d02y == 0));
+                if (!keep) {
+                    c->a->stats.culled++;
+                    continue;
+                }
+                int rc = hand_over(c, GT_TRIANGLE, t, 3, 2, d);
+                if (rc < 0) return rc;
+            }
+        }
+        return GT_OK;
+    }
     for (int i = 0; i < 3; i++) in[i] = *v[i];
     unsigned n = clip_triangle(c->xf, in, poly);
-    c->a->stats.clipped++;
     for (unsigned k = 1; k + 1 < n; k++) {
-        struct gt_vout third = poly[k + 1];
-        if (c->flat) {
-            memcpy(third.color, v[2]->color, 4);
-            memcpy(third.color1, v[2]->color1, 4);
-        }
-        const struct gt_vout *t[3] = {&poly[0], &poly[k], &third};
-        if (poly[0].outside || poly[k].outside || third.outside) {
-            c->a->stats.discarded++;
-            continue;
-        }
+        struct gt_vout third;
+        const struct gt_vout *t[3];
+        if (!clip_piece(c, v, poly, k, &third, t)) continue;
         if (!asm_triangle_visible(t[0], t[1], t[2], c->cull_on, c->cull_face, flip)) {
             c->a->stats.culled++;
             continue;
@@ -181,6 +216,11 @@ static int add_vertex(struct ctx *c, const struct gt_vout *v, struct gt_diag *d)
             if (a->type == 4) a->pend[0] = p1;
             a->pend[1] = *v;
             t[0] = &p0, t[1] = &p1, t[2] = v;
+            if (GT_COMPAT(CLIP) && a->type == 4 && !c->cull_on) {
+                /* PPSSPP's ring: vertex k sits in slot k % 3 (v is vertex strip_index + 1). */
+                const struct gt_vout *src[3] = {&p0, &p1, v};
+                for (unsigned j = 0; j < 3; j++) t[(a->strip_index - 1 + j) % 3] = src[j];
+            }
             return emit(c, GT_TRIANGLE, t, 3, 2, flip, d);
         }
     default:

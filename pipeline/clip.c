@@ -65,6 +65,20 @@ unsigned clip_triangle(const struct gt_xform *xf, const struct gt_vout in[3], st
     return n >= 3 ? n : 0;
 }
 
+unsigned clip_triangle_ppsspp(const struct gt_xform *xf, const struct gt_vout in[3], struct gt_vout out[CLIP_MAX_POLY])
+{
+    gefloat d[3];
+    unsigned n = 0;
+    for (int i = 0; i < 3; i++) d[i] = plane_dist(&in[i]);
+    for (int j = 0; j < 3; j++) {
+        int c = (j + 1) % 3;
+        bool differ = (le_zero(d[c]) && !le_zero(d[j])) || (!le_zero(d[c]) && le_zero(d[j]));
+        if (!is_neg(d[j]) && n < CLIP_MAX_POLY) out[n++] = in[j];
+        if (differ && n < CLIP_MAX_POLY) intersect(xf, &in[j], d[j], &in[c], d[c], &out[n++]);
+    }
+    return n >= 3 ? n : 0;
+}
+
 void clip_line(const struct gt_xform *xf, struct gt_vout *a, struct gt_vout *b)
 {
     gefloat da = plane_dist(a), db = plane_dist(b);

@@ -21,4 +21,8 @@ void clip_line(const struct gt_xform *xf, struct gt_vout *a, struct gt_vout *b);
 void clip_lerp(const struct gt_xform *xf, const struct gt_vout *a, const struct gt_vout *b, gefloat t,
                struct gt_vout *out);
 
+/* Diagnostic (compat "clip"): the polygon in PPSSPP's order: for each edge
+ * v[j] -> v[j+1], v[j] when in front, then the crossing. */
+unsigned clip_triangle_ppsspp(const struct gt_xform *xf, const struct gt_vout in[3], struct gt_vout out[CLIP_MAX_POLY]);
+
 #endif

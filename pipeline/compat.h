@@ -23,13 +23,27 @@
  *            (2l + 1)(2m + 1) min(512, ceil(512 f + 1)) >> 19 for the
  *            intensity f (attenuation, spot, N.L or specular power).
  *   replay   §7: PPSSPP's replayer copies a FRAMEBUF record's texture into
- *            VRAM before block transfers it has queued but not yet run.
+ *            VRAM when it reads the record, but the GE runs the draws and
+ *            block transfers queued since the replayer's last stall only
+ *            after it: the copy lands before them.
  *   texcache §6: PPSSPP has no texture cache and reads a texture that is
  *            also the render target from memory while drawing.
  *   planes   §2 "fixed-point planes divided through the area table":
  *            PPSSPP interpolates triangles per pixel from float barycentric
  *            weights: depth truncated, colors converted as "round" says,
  *            texture coordinates perspective-corrected in floats.
+ *   clip     not a GE rule: PPSSPP hands a strip's triangle to near-plane
+ *            clipping with its vertices in the order of its 3-slot ring
+ *            (vertex k in slot k % 3), in both windings when culling is
+ *            off; builds the clipped polygon starting at the first vertex
+ *            (prev kept, then the crossing on prev->cur); fans it from its
+ *            first vertex, drops pieces with a vertex outside the range,
+ *            and then keeps only counter-clockwise, non-degenerate pieces
+ *            (BinManager::AddTriangle).
+ *   aaline   not a GE rule: PPSSPP decides its blend shortcuts from the
+ *            vertex alphas (all 0xFF: source alpha becomes ONE, inverse
+ *            source alpha ZERO), and DrawLine then sets an antialiased
+ *            line's alpha to 0x7F, which no longer blends.
  *   rectedge not a GE rule: PPSSPP walks rectangles in 2x2 quads and
  *            draws the second column (row) of a quad when its centre lies
  *            on the right (bottom) edge, where the first one needs it inside.
@@ -60,7 +74,9 @@ enum gt_compat_flag {
     GT_COMPAT_LIGHT = 1u << 7,
     GT_COMPAT_TEXCACHE = 1u << 8,
     GT_COMPAT_PLANES = 1u << 9,
-    GT_COMPAT_ALL = (1u << 10) - 1,
+    GT_COMPAT_CLIP = 1u << 10,
+    GT_COMPAT_AALINE = 1u << 11,
+    GT_COMPAT_ALL = (1u << 12) - 1,
 };
 
 #ifdef GT_PPSSPP_COMPAT

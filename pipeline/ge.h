@@ -71,10 +71,6 @@ struct ge {
     uint64_t step_budget;     /* steps one list may take, over all its ge_run calls (0: GT_DEFAULT_STEP_BUDGET) */
     uint64_t draw_limit;      /* stop after this many draws (0: no limit) */
     bool stopped;             /* draw_limit reached: nothing more runs */
-    /* Diagnostic build only (compat.h "replay"): destinations (address,
-     * bytes) of the block transfers run since the replay last cleared them. */
-    uint32_t compat_trx[8][2];
-    unsigned compat_ntrx;
 };
 
 /* Resets registers to the power-on state (each register holds its own command byte, data 0). */

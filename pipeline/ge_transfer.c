@@ -1,7 +1,6 @@
 /* Block transfers (TRXKICK) and CLUT loads (LOADCLUT). */
 #include <string.h>
 
-#include "compat.h"
 #include "ge_internal.h"
 
 /* Copies a rectangle between two images in PSP memory. Rows are copied top
@@ -68,10 +67,6 @@ int ge_h_trxkick(struct ge *ge, uint32_t w, struct gt_diag *d)
         int rc = ge->hooks.sync(ge->hooks.ctx, ge, a, n, false, d);
         if (rc < 0) return rc;
         trx_span(t.dst, t.dstride, t.dx, t.dy, &t, &a, &n);
-        if (GT_COMPAT(REPLAY) && ge->compat_ntrx < 8) {
-            ge->compat_trx[ge->compat_ntrx][0] = a;
-            ge->compat_trx[ge->compat_ntrx++][1] = n;
-        }
         if ((rc = ge->hooks.sync(ge->hooks.ctx, ge, a, n, true, d)) < 0) return rc;
     }
     return ge_block_transfer(ge, d);

@@ -184,7 +184,12 @@ static void shade(const struct rast_prim *p, const struct rast_state *st, struct
     bool traced = compat_trace_wanted(st->fb_addr, wx, wy);
     if (traced) memcpy(&before, fb, bpp);
 #endif
-    if (GT_COMPAT(ATEST) && p->no_alpha_test) {
+    if (GT_COMPAT(AALINE) && p->compat_full_alpha_blend) {
+        struct gt_pixel_state ps = st->px;
+        if (ps.blend_src == PX_BF_SRC_A) ps.blend_src = PX_BF_FIX, memset(ps.fix_a, 0xFF, 3);
+        if (ps.blend_dst == PX_BF_INV_SRC_A) ps.blend_dst = PX_BF_FIX, memset(ps.fix_b, 0, 3);
+        pixel_write(&ps, x, y, z, out, fog, fb, zb);
+    } else if (GT_COMPAT(ATEST) && p->no_alpha_test) {
         struct gt_pixel_state ps = st->px;
         ps.alpha_test = false;
         pixel_write(&ps, x, y, z, out, fog, fb, zb);

@@ -117,6 +117,9 @@ struct rast_prim {
     /* Diagnostic build only (compat.h "atest"): skip the alpha test. Always
      * false in the normal build. */
     bool no_alpha_test;
+    /* Diagnostic build only (compat.h "aaline"): source alpha factor ONE,
+     * inverse source alpha ZERO. */
+    bool compat_full_alpha_blend;
 #ifdef GT_PPSSPP_COMPAT
     struct compat_vertex cv[3]; /* compat.h "planes" */
 #endif

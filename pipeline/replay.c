@@ -292,24 +292,93 @@ static int vram_write(struct replay *rp, uint32_t addr, const uint8_t *src, uint
     return GT_OK;
 }
 
-/* Diagnostic build (compat.h "replay"): PPSSPP copies a FRAMEBUF record
- * into VRAM before it runs the block transfers queued since its last sync
- * point, so their bytes win over the record's: the copy leaves out what
- * those transfers wrote (one range at most, the common case). */
-static int compat_framebuf_write(struct replay *rp, uint32_t addr, const uint8_t *src, uint32_t n, uint32_t index,
-                                 struct gt_diag *d)
+/* Whether a FRAMEBUF record's bytes are written into VRAM: not when the
+ * recorder marked them unchanged or a render target (the software renderer
+ * keeps what it drew), nor outside memory. */
+static bool framebuf_copied(const struct replay *rp, const struct dump_record *rec)
 {
-    const struct ge *ge = &rp->r->ge;
-    uint32_t lo = addr & 0x0FFFFFFFu;
-    for (unsigned k = 0; k < ge->compat_ntrx; k++) {
-        uint32_t ta = ge->compat_trx[k][0] & 0x0FFFFFFFu, tb = ta + ge->compat_trx[k][1];
-        if (!(ta < lo + n && lo < tb)) continue;
-        uint32_t a0 = ta > lo ? ta - lo : 0, b0 = tb < lo + n ? tb - lo : n;
-        int rc = a0 ? vram_write(rp, addr, src, a0, -1, index, d) : GT_OK;
-        if (rc == GT_OK && b0 < n) rc = vram_write(rp, addr + b0, src + b0, n - b0, -1, index, d);
-        return rc;
+    const uint8_t *p = rp->dp->data + rec->offset;
+    uint32_t flags = rd32(p + 8);
+    return !(rp->dp->version >= 6 && (flags & 2)) && !(flags & 1) &&
+           mem_valid_range(&rp->r->mem, rd32(p), rec->size - 16);
+}
+
+/* Diagnostic build (compat.h "replay"): PPSSPP's replayer copies a
+ * FRAMEBUF record into VRAM when it reads the record, but lets the GE run
+ * the commands it has queued only when it stalls: before it maps dump data
+ * into a 1 MiB slab of PSP RAM it has not mapped (it keeps 10, least
+ * recently used first out) or data straddling two slabs that is not one of
+ * its 10 extra mappings, and at TRANSFERSRC, MEMSET and MEMCPYDATA into
+ * VRAM, DISPLAY and EDRAMTRANS records. (It also stalls when its 256 KiB
+ * list buffer wraps; that is not modelled.) So every copy lands before all
+ * draws and block transfers since the last stall. compat_stalls() marks the
+ * records after which the replayer has stalled (record 0: the start). */
+static bool *compat_stalls(const struct dump *dp)
+{
+    enum { SLABS = 10, EXTRAS = 10, SLAB = 1u << 20 };
+    bool *stall = calloc(dp->nrec ? dp->nrec : 1, sizeof *stall);
+    if (!stall) return NULL;
+    uint32_t slab_pos[SLABS], slab_used[SLABS], extra_pos[EXTRAS], extra_len[EXTRAS], clock = 0;
+    bool slab_on[SLABS] = {false}, extra_on[EXTRAS] = {false}, clut_addr = false;
+    unsigned next_extra = 0;
+    uint32_t memcpy_dest = 0;
+    if (dp->nrec) stall[0] = true;
+    for (uint32_t i = 0; i < dp->nrec; i++) {
+        const struct dump_record *rec = &dp->rec[i];
+        const uint8_t *p = dp->data + rec->offset;
+        unsigned t = rec->type;
+        bool maps = t == DUMP_VERTICES || t == DUMP_INDICES || t == DUMP_TRANSFERSRC ||
+                    (t >= DUMP_TEXTURE0 && t <= DUMP_TEXTURE7) || (t == DUMP_CLUT && !clut_addr);
+        bool stalls = false;
+        if (t == DUMP_CLUT) clut_addr = false;
+        if (t == DUMP_CLUTADDR) clut_addr = rd32(p) != 0;
+        if (t == DUMP_MEMCPYDEST) memcpy_dest = rd32(p);
+        if (maps && rec->size) {
+            uint32_t first = rec->offset / SLAB, last = (rec->offset + rec->size - 1) / SLAB;
+            if (first == last) {
+                int hit = -1, oldest = 0;
+                for (int k = 0; k < SLABS; k++) {
+                    if (slab_on[k] && slab_pos[k] == first) hit = k;
+                    /* An unused slab counts as the oldest; ties keep the first. */
+                    if (slab_on[oldest] && (!slab_on[k] || slab_used[k] < slab_used[oldest])) oldest = k;
+                }
+                if (hit < 0) {
+                    stalls = true;
+                    hit = oldest;
+                    slab_on[hit] = true, slab_pos[hit] = first, clock++;
+                }
+                slab_used[hit] = clock;
+            } else {
+                bool hit = false;
+                for (int k = 0; k < EXTRAS; k++)
+                    hit |= extra_on[k] && extra_pos[k] == rec->offset && extra_len[k] >= rec->size;
+                if (!hit) {
+                    stalls = true;
+                    extra_on[next_extra] = true, extra_pos[next_extra] = rec->offset, extra_len[next_extra] = rec->size;
+                    next_extra = (next_extra + 1) % EXTRAS;
+                }
+            }
+        }
+        if (t == DUMP_TRANSFERSRC || t == DUMP_DISPLAY || t == DUMP_EDRAMTRANS ||
+            (t == DUMP_MEMSET && mem_is_vram(rd32(p))) || (t == DUMP_MEMCPYDATA && mem_is_vram(memcpy_dest)))
+            stalls = true;
+        if (stalls) stall[i] = true;
     }
-    return vram_write(rp, addr, src, n, -1, index, d);
+    return stall;
+}
+
+/* Diagnostic build: after stall record i, the copies of the FRAMEBUF records
+ * up to the next stall. */
+static int compat_framebuf_copies(struct replay *rp, const bool *stall, uint32_t i, struct gt_diag *d)
+{
+    for (uint32_t j = i + 1; j < rp->dp->nrec && !stall[j]; j++) {
+        const struct dump_record *rec = &rp->dp->rec[j];
+        if (rec->type < DUMP_FRAMEBUF0 || rec->type > DUMP_FRAMEBUF7 || !framebuf_copied(rp, rec)) continue;
+        const uint8_t *p = rp->dp->data + rec->offset;
+        int rc = vram_write(rp, rd32(p), p + 16, rec->size - 16, -1, j, d);
+        if (rc < 0) return rc;
+    }
+    return GT_OK;
 }
 
 static int replay_record(struct replay *rp, uint32_t index, struct gt_diag *d)
@@ -319,11 +388,6 @@ static int replay_record(struct replay *rp, uint32_t index, struct gt_diag *d)
     struct gt_render *r = rp->r;
     uint32_t a;
     int rc;
-    /* Diagnostic build (compat.h "replay"): PPSSPP's replayer lets the GE run
-     * what it has queued only at these records. */
-    if (rec->type == DUMP_TRANSFERSRC || rec->type == DUMP_MEMSET || rec->type == DUMP_MEMCPYDATA ||
-        rec->type == DUMP_DISPLAY || rec->type == DUMP_EDRAMTRANS)
-        rp->r->ge.compat_ntrx = 0;
     switch (rec->type) {
     case DUMP_INIT:
         return replay_init(rp, rec, index, d);
@@ -387,16 +451,15 @@ static int replay_record(struct replay *rp, uint32_t index, struct gt_diag *d)
     }
     /* FRAMEBUF0-7: a texture that lives in VRAM; header addr, bufw, flags, pad. */
     unsigned level = rec->type - DUMP_FRAMEBUF0;
-    uint32_t addr = rd32(p), bufw = rd32(p + 4), flags = rd32(p + 8);
+    uint32_t addr = rd32(p), bufw = rd32(p + 4);
     if ((rp->last_tex[level] != addr || rp->last_bufw[level] != (uint16_t)bufw) &&
         (rc = set_texture(rp, level, addr, (uint16_t)bufw, d)) < 0)
         return rc;
-    bool unchanged = rp->dp->version >= 6 && (flags & 2);
-    if (unchanged || (flags & 1) || !mem_valid_range(&r->mem, addr, rec->size - 16)) {
+    if (!framebuf_copied(rp, rec)) {
         r->stats.skipped_writes++;
         return GT_OK;
     }
-    if (GT_COMPAT(REPLAY)) return compat_framebuf_write(rp, addr, p + 16, rec->size - 16, index, d);
+    if (GT_COMPAT(REPLAY)) return GT_OK; /* copied at the replayer's last stall */
     return vram_write(rp, addr, p + 16, rec->size - 16, -1, index, d);
 }
 
@@ -415,11 +478,18 @@ int gt_render_replay(struct gt_render *r, const struct dump *dp, uint64_t replay
     mem_write32(&r->mem, rp.list_pos, (uint32_t)GE_NOP << 24);
     rp.list_pos += 4;
     ge_list_start(&r->ge, GT_REPLAY_LIST_BASE, rp.list_pos);
+    bool *stall = NULL;
+    if (GT_COMPAT(REPLAY) && !(stall = compat_stalls(dp))) {
+        free(rp.map);
+        return gt_fail(d, GT_ENOMEM, "cannot allocate the replay's stall map");
+    }
     int rc = GT_OK;
     for (uint32_t i = 0; i < dp->nrec && rc == GT_OK && !r->ge.stopped; i++) {
         rc = replay_record(&rp, i, d);
         r->stats.records++;
+        if (rc == GT_OK && stall && stall[i]) rc = compat_framebuf_copies(&rp, stall, i, d);
     }
+    free(stall);
     if (rc == GT_OK && !r->ge.stopped) {
         /* Finish the list. */
         if ((rc = emit(&rp, (uint32_t)GE_FINISH << 24, d)) == GT_OK && (rc = emit(&rp, (uint32_t)GE_END << 24, d)) == GT_OK)

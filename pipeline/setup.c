@@ -418,6 +418,13 @@ bool rast_setup_line(struct rast_prim *p, const struct rast_state *st, const str
     p->y0 = floor16(p->ly < ey ? p->ly : ey), p->y1 = floor16(p->ly < ey ? ey : p->ly);
     if (!clip_box(p, st)) return false;
 
+    if (GT_COMPAT(AALINE) && st->antialias && st->px.blend && !st->px.clear) {
+        /* PPSSPP DetectStateOptimizations: vertex alphas all full and no
+         * texture alpha needed. */
+        bool full = v1->color[3] == 0xFF && (!st->gouraud || v0->color[3] == 0xFF);
+        bool tex_alpha = st->textured && st->px.tex_alpha;
+        p->compat_full_alpha_blend = full && !tex_alpha;
+    }
     line_plane(&p->pl[RP_Z], v0->z, v1->z, steps);
     bool same = !memcmp(v0->color, v1->color, 4) && !memcmp(v0->color1, v1->color1, 3);
     p->flat_color = !st->gouraud || same;
