@@ -55,12 +55,30 @@ static void run_taken(struct workers *w, unsigned slot, unsigned bin)
     advance(w);
 }
 
+/* With w->mu held: runs one chunk of the parallel loop, if one is left
+ * to take, unlocking around it. */
+static bool run_job_chunk(struct workers *w)
+{
+    if (!w->job_fn || w->job_next >= w->job_n) return false;
+    uint32_t b = w->job_next, e = w->job_n - b > w->job_chunk ? b + w->job_chunk : w->job_n;
+    w->job_next = e;
+    w->job_running++;
+    gt_par_fn fn = w->job_fn;
+    void *ctx = w->job_ctx;
+    pthread_mutex_unlock(&w->mu);
+    fn(ctx, b, e);
+    pthread_mutex_lock(&w->mu);
+    if (--w->job_running == 0 && w->job_next >= w->job_n) pthread_cond_broadcast(&w->done);
+    return true;
+}
+
 static void *worker_main(void *arg)
 {
     struct workers *w = arg;
     pthread_mutex_lock(&w->mu);
     while (!w->quit) {
         unsigned slot, bin;
+        if (run_job_chunk(w)) continue;
         if (take(w, &slot, &bin))
             run_taken(w, slot, bin);
         else
@@ -119,6 +137,25 @@ void workers_wait(struct workers *w, uint64_t n)
         else
             pthread_cond_wait(&w->done, &w->mu);
     }
+    pthread_mutex_unlock(&w->mu);
+}
+
+void workers_parallel(void *workers, gt_par_fn fn, void *ctx, uint32_t n, uint32_t chunk)
+{
+    struct workers *w = workers;
+    if (!chunk) chunk = 1;
+    if (!w->nthreads || n <= chunk) {
+        if (n) fn(ctx, 0, n);
+        return;
+    }
+    pthread_mutex_lock(&w->mu);
+    w->job_fn = fn, w->job_ctx = ctx;
+    w->job_n = n, w->job_chunk = chunk, w->job_next = 0, w->job_running = 0;
+    pthread_cond_broadcast(&w->wake);
+    while (run_job_chunk(w)) {
+    }
+    while (w->job_running) pthread_cond_wait(&w->done, &w->mu);
+    w->job_fn = NULL, w->job_ctx = NULL;
     pthread_mutex_unlock(&w->mu);
 }
 

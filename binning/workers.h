@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "../pipeline/mem.h"
+#include "../pipeline/par.h"
 #include "scene.h"
 
 /* Scenes handed to the workers and not finished, at most. Deeper queues let
@@ -37,6 +38,13 @@ struct workers {
     uint64_t finished;          /* scenes finished so far (they finish in order) */
     struct rast_stats stats;    /* summed over bins, as they finish */
     bool started;
+    /* The parallel loop being run (workers_parallel), or job_fn NULL.
+     * Helpers take its chunks before bins: the binning thread waits for
+     * them. */
+    gt_par_fn job_fn;
+    void *job_ctx;
+    uint32_t job_n, job_chunk, job_next;
+    unsigned job_running;       /* its chunks taken and not finished */
 };
 
 /* Starts threads - 1 helper threads (threads 0 or 1: none). Returns 0 or
@@ -51,6 +59,11 @@ uint64_t workers_submit(struct workers *w, const struct scene *s, const struct g
 /* The caller takes bins too until scene number n and every scene before it
  * have finished. */
 void workers_wait(struct workers *w, uint64_t n);
+/* A parallel loop (struct gt_par's run): the caller takes chunks of
+ * [0, n) until none is left, helper threads that are idle or between bins
+ * take chunks too, and it returns when every chunk has run. Called by the
+ * binning thread only, one loop at a time. */
+void workers_parallel(void *workers, gt_par_fn fn, void *ctx, uint32_t n, uint32_t chunk);
 /* Pixels and primitives drawn by the scenes finished so far. */
 struct rast_stats workers_stats(struct workers *w);
 void workers_stop(struct workers *w);

@@ -311,6 +311,46 @@ static void ctx_from_state(struct ctx *c, const struct ge_state *st)
     c->cull_face = ge_reg(st, GE_CULL) & 1;
 }
 
+/* Vertices decoded and transformed per batch, before they are assembled in
+ * order. */
+#define XFORM_BATCH 512u
+/* Vertices per chunk of a parallel transform (par.h). */
+#define XFORM_CHUNK 64u
+
+/* A PRIM kick's vertices first..first+n-1, decoded and transformed into
+ * out[0..n-1] (the transform job). Vertices are independent: one without
+ * texture coordinates or normals reuses the last ones read before the kick
+ * (PPSSPP keeps them across draws; unmeasured), which the kick itself only
+ * changes when its vertices have them, and then every vertex has its own. */
+struct xform_job {
+    const struct gt_xform *xf;
+    const struct gt_mem *mem;
+    const struct ge_state *st;
+    const gefloat *last_uv, *last_nrm;
+    uint32_t first, count;  /* the batch's first vertex, the kick's vertices */
+    struct gt_vout *out;
+    gefloat end_uv[2], end_nrm[3]; /* the kick's last vertex's, as decoded */
+};
+
+static void xform_vertices(void *ctx, uint32_t b, uint32_t e)
+{
+    const struct xform_job *j = ctx;
+    const struct gt_xform *xf = j->xf;
+    for (uint32_t i = b; i < e; i++) {
+        struct gt_vin in;
+        uint32_t index = vdec_index(&xf->vd, j->mem, j->st->iaddr, j->first + i);
+        vdec_read(&xf->vd, j->mem, j->st->vaddr, index, &in);
+        if (!xf->vd.tc) memcpy(in.uv, j->last_uv, sizeof in.uv);
+        if (!xf->vd.nrm) memcpy(in.nrm, j->last_nrm, sizeof in.nrm);
+        if (j->first + i == j->count - 1) { /* one chunk has it */
+            struct xform_job *w = ctx;
+            memcpy(w->end_uv, in.uv, sizeof w->end_uv);
+            memcpy(w->end_nrm, in.nrm, sizeof w->end_nrm);
+        }
+        xform_vertex(xf, &in, &j->out[i]);
+    }
+}
+
 int asm_prim(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *mem, uint32_t word,
              gt_prim_sink sink, void *ctx, struct gt_diag *d)
 {
@@ -323,40 +363,30 @@ int asm_prim(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *m
     if (xf.vd.pos == 0) return GT_OK;
     struct ctx c = {a, &xf, sink, ctx, false, false, xf.through, false};
     ctx_from_state(&c, st);
-    /* Diagnostic build: the kick's vertices are transformed first, for
+    /* Vertex or index data in VRAM is read whole before any primitive of
+     * the kick is binned: scenes it flushes draw while later batches would
+     * be read. The diagnostic build also transforms the kick first, for
      * PPSSPP's rectangle merging (compat.h). */
-    struct gt_vout *all = GT_COMPAT(MERGE) ? malloc(sizeof *all * count) : NULL;
-    for (uint32_t i = 0; i < count; i++) {
-        struct gt_vin in;
-        struct gt_vout out;
-        uint32_t index = vdec_index(&xf.vd, mem, st->iaddr, i);
-        vdec_read(&xf.vd, mem, st->vaddr, index, &in);
-        /* A vertex format without texture coordinates or normals reuses the
-         * last ones read (PPSSPP keeps them across draws; unmeasured). */
-        if (xf.vd.tc)
-            memcpy(a->last_uv, in.uv, sizeof a->last_uv);
-        else
-            memcpy(in.uv, a->last_uv, sizeof in.uv);
-        if (xf.vd.nrm)
-            memcpy(a->last_nrm, in.nrm, sizeof a->last_nrm);
-        else
-            memcpy(in.nrm, a->last_nrm, sizeof in.nrm);
-        xform_vertex(&xf, &in, &out);
-        if (all) {
-            all[i] = out;
-            continue;
-        }
-        int rc = add_vertex(&c, &out, d);
-        if (rc < 0) return rc;
+    bool indexed = (ge_reg(st, GE_VTYPE) >> 11 & 3) != 0;
+    bool whole = GT_COMPAT(MERGE) || mem_is_vram(st->vaddr) || (indexed && mem_is_vram(st->iaddr));
+    uint32_t batch = whole ? count : XFORM_BATCH;
+    struct gt_vout *buf = malloc(sizeof *buf * (count < batch ? count : batch));
+    if (!buf) return gt_fail(d, GT_ENOMEM, "cannot allocate %u vertices", count < batch ? count : batch);
+    int rc = GT_OK;
+    struct xform_job job = {&xf, mem, st, a->last_uv, a->last_nrm, 0, count, buf, {0, 0}, {0, 0, 0}};
+    for (uint32_t first = 0; first < count && rc >= 0; first += batch) {
+        uint32_t n = count - first < batch ? count - first : batch;
+        job.first = first;
+        gt_par_for(&a->par, xform_vertices, &job, n, XFORM_CHUNK);
+        if (GT_COMPAT(MERGE) && compat_merge(&c, st, buf, count, d, &rc)) break;
+        for (uint32_t i = 0; i < n && rc >= 0; i++) rc = add_vertex(&c, &buf[i], d);
     }
-    if (all) {
-        int rc = GT_OK;
-        if (!compat_merge(&c, st, all, count, d, &rc))
-            for (uint32_t i = 0; i < count && rc >= 0; i++) rc = add_vertex(&c, &all[i], d);
-        free(all);
-        return rc;
-    }
-    return GT_OK;
+    free(buf);
+    /* The last vertex's texture coordinates and normal are what a later
+     * vertex without them reuses. */
+    if (xf.vd.tc) memcpy(a->last_uv, job.end_uv, sizeof a->last_uv);
+    if (xf.vd.nrm) memcpy(a->last_nrm, job.end_nrm, sizeof a->last_nrm);
+    return rc;
 }
 
 int asm_immediate(struct gt_asm *a, const struct ge_state *st, uint32_t vap, gt_prim_sink sink, void *ctx,
@@ -397,11 +427,24 @@ int asm_immediate(struct gt_asm *a, const struct ge_state *st, uint32_t vap, gt_
     return add_vertex(&c, &v, d);
 }
 
+/* Transform of generated patch vertices [b, e) (independent). */
+struct patch_xform_job {
+    const struct gt_xform *xf;
+    const struct gt_vin *in;
+    struct gt_vout *out;
+};
+
+static void xform_patch_vertices(void *ctx, uint32_t b, uint32_t e)
+{
+    const struct patch_xform_job *j = ctx;
+    for (uint32_t i = b; i < e; i++) xform_vertex(j->xf, &j->in[i], &j->out[i]);
+}
+
 int asm_patch(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *mem, uint32_t word,
               gt_prim_sink sink, void *ctx, struct gt_diag *d)
 {
     struct gt_patch_out po;
-    int rc = patch_tessellate(st, mem, word, &po, d);
+    int rc = patch_tessellate(st, mem, word, &a->par, &po, d);
     if (rc == GT_ETOO_BIG) {
         /* A legal but enormous patch: dropped and counted, not an error. */
         a->stats.patches_dropped++;
@@ -419,7 +462,8 @@ int asm_patch(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *
         patch_free(&po);
         return gt_fail(d, GT_ENOMEM, "cannot allocate %u patch vertices", po.nv);
     }
-    for (uint32_t i = 0; i < po.nv; i++) xform_vertex(&xf, &po.v[i], &out[i]);
+    struct patch_xform_job job = {&xf, po.v, out};
+    gt_par_for(&a->par, xform_patch_vertices, &job, po.nv, XFORM_CHUNK);
     a->stats.patch_vertices += po.nv;
     /* Patch vertices have normals and texture coordinates: the last one
      * drawn is what a later vertex without them reuses. */

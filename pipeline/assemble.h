@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "par.h"
 #include "transform.h"
 
 enum gt_prim_kind { GT_POINT, GT_LINE, GT_TRIANGLE, GT_RECT };
@@ -45,6 +46,7 @@ struct gt_asm {
     uint32_t imm_flags;    /* the primitive flags of the first immediate vertex (VAP bits 11-23) */
     gefloat last_uv[2], last_nrm[3]; /* reused by vertices without texture coordinates or normals */
     struct gt_asm_stats stats;
+    struct gt_par par;     /* spreads vertex decode, transform and tessellation over threads (par.h) */
 };
 
 void asm_init(struct gt_asm *a);

@@ -210,7 +210,78 @@ void patch_free(struct gt_patch_out *out)
     memset(out, 0, sizeof *out);
 }
 
-int patch_tessellate(const struct ge_state *st, const struct gt_mem *mem, uint32_t word,
+/* What evaluating grid lines needs (the row job of patch_tessellate). */
+struct tess_job {
+    bool spline, need_nrm, has_tc, has_col, uv_scale, facing;
+    unsigned nu, col_blocks, row_blocks, tess_u;
+    uint32_t npu, per_patch;
+    uint64_t nlu;
+    const struct cpoint *cp;
+    const struct gline *lu, *lv;
+    const struct gt_vdec *vd;
+    uint8_t defcolor[4];
+    struct gt_patch_out *out;
+};
+
+/* Grid lines gv0..gv1-1 along v: down each column of control points, then
+ * once along the row of column results. Each vertex depends on the control
+ * points only, so lines may be evaluated on any thread. */
+static void tess_rows(void *ctx, uint32_t gv0, uint32_t gv1)
+{
+    const struct tess_job *j = ctx;
+    const bool spline = j->spline, need_nrm = j->need_nrm;
+    const unsigned nu = j->nu;
+    /* The column results of one line (nu <= 255). Zeroed: lanes of absent
+     * channels stay +0. */
+    struct cpoint colv[255];
+    memset(colv, 0, nu * sizeof colv[0]);
+    for (uint32_t gv = gv0; gv < gv1; gv++) {
+        const struct gline *ev = &j->lv[gv];
+        /* Down each column: the four points of column u at rows first..first+3. */
+        uint32_t ncols = spline ? nu : 3 * j->npu + 1;
+        for (uint32_t u = 0; u < ncols; u++) {
+            const struct cpoint *p0 = &j->cp[(ev->first + 0) * nu + u], *p1 = &j->cp[(ev->first + 1) * nu + u];
+            const struct cpoint *p2 = &j->cp[(ev->first + 2) * nu + u], *p3 = &j->cp[(ev->first + 3) * nu + u];
+            eval4(p0, p1, p2, p3, ev->f, j->col_blocks, colv[u].c, need_nrm ? colv[u].c + CH_TAN : NULL);
+        }
+        /* Then once along the row of column results. */
+        for (uint32_t gu = 0; gu < j->nlu; gu++) {
+            const struct gline *eu = &j->lu[gu];
+            const struct cpoint *q = &colv[eu->first];
+            uint32_t vi = spline ? gv * (uint32_t)j->nlu + gu
+                                 : (ev->patch * j->npu + eu->patch) * j->per_patch + ev->tile * (j->tess_u + 1) +
+                                       eu->tile;
+            struct gt_vin *o = &j->out->v[vi];
+            /* Positions, texture coordinates, colors and the v tangent
+             * (the row lerps of the column tangents) at once. */
+            _Alignas(32) gefloat val[NLANE];
+            gefloat tu[3];
+            eval4(&q[0], &q[1], &q[2], &q[3], eu->f, j->row_blocks, val, need_nrm ? tu : NULL);
+            for (int k = 0; k < 3; k++) o->pos[k] = val[CH_POS + k];
+            if (need_nrm) {
+                patch_normal(tu, val + CH_TAN, j->facing, o->nrm);
+            } else {
+                o->nrm[0] = o->nrm[1] = 0, o->nrm[2] = GEMATH_ONE;
+            }
+            if (j->has_tc) {
+                o->uv[0] = val[CH_UV], o->uv[1] = val[CH_UV + 1];
+            } else {
+                /* Generated: patch index plus the parameter (exact). */
+                o->uv[0] = gemath_from_fixed((int32_t)(eu->patch * 256 + eu->k), 8);
+                o->uv[1] = gemath_from_fixed((int32_t)(ev->patch * 256 + ev->k), 8);
+            }
+            if (j->uv_scale)
+                for (int k = 0; k < 2; k++) o->uv[k] = vdec_uv_scale(j->vd, k, o->uv[k]);
+            if (j->has_col) {
+                for (int k = 0; k < 4; k++) o->color[k] = color_from(val[CH_COL + k]);
+            } else {
+                memcpy(o->color, j->defcolor, 4);
+            }
+        }
+    }
+}
+
+int patch_tessellate(const struct ge_state *st, const struct gt_mem *mem, uint32_t word, const struct gt_par *par,
                      struct gt_patch_out *out, struct gt_diag *d)
 {
     memset(out, 0, sizeof *out);
@@ -246,17 +317,15 @@ int patch_tessellate(const struct ge_state *st, const struct gt_mem *mem, uint32
 
     int rc = GT_OK;
     struct gline *lu = NULL, *lv = NULL;
-    struct cpoint *cp = NULL, *colv = NULL;
+    struct cpoint *cp = NULL;
     out->nv = (uint32_t)(nlu * nlv);
     out->nidx = (uint32_t)(ncells * 6);
     out->v = calloc(out->nv, sizeof *out->v);
     out->idx = malloc(out->nidx * sizeof *out->idx);
     /* Zeroed: lanes of absent channels stay +0. */
     cp = aligned_alloc(_Alignof(struct cpoint), (size_t)nu * nv * sizeof *cp);
-    colv = aligned_alloc(_Alignof(struct cpoint), nu * sizeof *colv);
     if (cp) memset(cp, 0, (size_t)nu * nv * sizeof *cp);
-    if (colv) memset(colv, 0, nu * sizeof *colv);
-    if (!out->v || !out->idx || !cp || !colv || !make_lines(spline, nu, type_u, tess_u, &lu) ||
+    if (!out->v || !out->idx || !cp || !make_lines(spline, nu, type_u, tess_u, &lu) ||
         !make_lines(spline, nv, type_v, tess_v, &lv)) {
         rc = gt_fail(d, GT_ENOMEM, "patch: out of memory for %u vertices", out->nv);
         goto done;
@@ -287,52 +356,16 @@ int patch_tessellate(const struct ge_state *st, const struct gt_mem *mem, uint32
 
     /* The lanes lerped: positions always, the others if present (absent
      * ones are +0 and unused); one block of LANES covers all but the last
-     * color channel and the tangents. */
-    const unsigned col_blocks = has_col ? 2 : 1, row_blocks = has_col || need_nrm ? 2 : 1;
-    const uint32_t per_patch = (tess_u + 1) * (tess_v + 1); /* Bezier: vertices of one patch */
-    for (uint32_t gv = 0; gv < nlv; gv++) {
-        const struct gline *ev = &lv[gv];
-        /* Down each column: the four points of column u at rows first..first+3. */
-        uint32_t ncols = spline ? nu : 3 * npu + 1;
-        for (uint32_t u = 0; u < ncols; u++) {
-            const struct cpoint *p0 = &cp[(ev->first + 0) * nu + u], *p1 = &cp[(ev->first + 1) * nu + u];
-            const struct cpoint *p2 = &cp[(ev->first + 2) * nu + u], *p3 = &cp[(ev->first + 3) * nu + u];
-            eval4(p0, p1, p2, p3, ev->f, col_blocks, colv[u].c, need_nrm ? colv[u].c + CH_TAN : NULL);
-        }
-        /* Then once along the row of column results. */
-        for (uint32_t gu = 0; gu < nlu; gu++) {
-            const struct gline *eu = &lu[gu];
-            const struct cpoint *q = &colv[eu->first];
-            uint32_t vi = spline ? gv * (uint32_t)nlu + gu
-                                 : (ev->patch * npu + eu->patch) * per_patch + ev->tile * (tess_u + 1) + eu->tile;
-            struct gt_vin *o = &out->v[vi];
-            /* Positions, texture coordinates, colors and the v tangent
-             * (the row lerps of the column tangents) at once. */
-            _Alignas(32) gefloat val[NLANE];
-            gefloat tu[3];
-            eval4(&q[0], &q[1], &q[2], &q[3], eu->f, row_blocks, val, need_nrm ? tu : NULL);
-            for (int k = 0; k < 3; k++) o->pos[k] = val[CH_POS + k];
-            if (need_nrm) {
-                patch_normal(tu, val + CH_TAN, facing, o->nrm);
-            } else {
-                o->nrm[0] = o->nrm[1] = 0, o->nrm[2] = GEMATH_ONE;
-            }
-            if (has_tc) {
-                o->uv[0] = val[CH_UV], o->uv[1] = val[CH_UV + 1];
-            } else {
-                /* Generated: patch index plus the parameter (exact). */
-                o->uv[0] = gemath_from_fixed((int32_t)(eu->patch * 256 + eu->k), 8);
-                o->uv[1] = gemath_from_fixed((int32_t)(ev->patch * 256 + ev->k), 8);
-            }
-            if (uv_scale)
-                for (int k = 0; k < 2; k++) o->uv[k] = vdec_uv_scale(&vd, k, o->uv[k]);
-            if (has_col) {
-                for (int k = 0; k < 4; k++) o->color[k] = color_from(val[CH_COL + k]);
-            } else {
-                memcpy(o->color, defcolor, 4);
-            }
-        }
-    }
+     * color channel and the tangents. Grid lines are evaluated in chunks,
+     * possibly on several threads (par.h). */
+    struct tess_job job = {
+        .spline = spline, .need_nrm = need_nrm, .has_tc = has_tc, .has_col = has_col, .uv_scale = uv_scale,
+        .facing = facing, .nu = nu, .col_blocks = has_col ? 2 : 1, .row_blocks = has_col || need_nrm ? 2 : 1,
+        .tess_u = tess_u, .npu = npu, .per_patch = (tess_u + 1) * (tess_v + 1), .nlu = nlu, .cp = cp, .lu = lu,
+        .lv = lv, .vd = &vd, .out = out};
+    memcpy(job.defcolor, defcolor, 4);
+    gt_par_for(par, tess_rows, &job, (uint32_t)nlv, 2);
+    const uint32_t per_patch = job.per_patch; /* Bezier: vertices of one patch */
 
     /* Primitives. */
     {
@@ -361,7 +394,6 @@ done:
     free(lu);
     free(lv);
     free(cp);
-    free(colv);
     if (rc) patch_free(out);
     return rc;
 }

@@ -80,6 +80,7 @@
 #include "ge.h"
 #include "gt_error.h"
 #include "mem.h"
+#include "par.h"
 #include "vdecode.h"
 
 /* Bound on generated vertices per kick (not hardware behaviour: the GE
@@ -103,8 +104,9 @@ struct gt_patch_out {
  * or a negative gt_err: GT_ENOMEM, GT_ETOO_BIG (more than PATCH_MAX_VERTICES),
  * GT_EARG (word is not BEZIER or SPLINE). Degenerate input gives an empty
  * result and 0. `out` is always initialised (empty on error); free it with
- * patch_free. */
-int patch_tessellate(const struct ge_state *st, const struct gt_mem *mem, uint32_t word,
+ * patch_free. The grid's vertices are computed through par (NULL: on the
+ * caller), with the same result for any thread count. */
+int patch_tessellate(const struct ge_state *st, const struct gt_mem *mem, uint32_t word, const struct gt_par *par,
                      struct gt_patch_out *out, struct gt_diag *d);
 void patch_free(struct gt_patch_out *out);
 

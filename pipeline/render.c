@@ -75,6 +75,9 @@ int gt_render_init(struct gt_render *r, struct gt_diag *d)
     r->ge.hooks.sync = run_sync;
     r->ge.hooks.texflush = run_texflush;
     asm_init(&r->assembler);
+    /* Vertex work spreads over the binner's threads (par.h). */
+    r->assembler.par.run = workers_parallel;
+    r->assembler.par.pctx = &r->binner.workers;
     if ((rc = binner_init(&r->binner, &r->mem, 1, GT_TILE_SIZE_DEFAULT, d)) < 0) {
         mem_free(&r->mem);
         return rc;

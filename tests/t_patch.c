@@ -14,6 +14,7 @@
 #include "patch.h"
 #include "test.h"
 #include "vdecode.h"
+#include "workers.h"
 
 #define VBUF 0x08200000u
 #define IBUF 0x08300000u
@@ -86,7 +87,7 @@ static void put_points(struct gehelp *h, const struct cpt *p, unsigned n)
 static void tess(struct gehelp *h, uint32_t word, struct gt_patch_out *o)
 {
     struct gt_diag d = {0};
-    int rc = patch_tessellate(&h->r.ge.st, &h->r.mem, word, o, &d);
+    int rc = patch_tessellate(&h->r.ge.st, &h->r.mem, word, NULL, o, &d);
     CHECK_MSG(rc == GT_OK, "patch_tessellate: %d %s", rc, d.msg);
 }
 
@@ -837,7 +838,7 @@ TEST(patch_degenerate_input)
     const uint32_t small[] = {BEZIER(3, 4), BEZIER(4, 3), BEZIER(0, 0), BEZIER(1, 200), SPLINE(3, 9, 3, 3),
                               SPLINE(4, 0, 0, 0)};
     for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) {
-        CHECK_EQ_I(patch_tessellate(&h.r.ge.st, &h.r.mem, small[i], &o, &d), GT_OK);
+        CHECK_EQ_I(patch_tessellate(&h.r.ge.st, &h.r.mem, small[i], NULL, &o, &d), GT_OK);
         CHECK(o.nv == 0 && o.nidx == 0 && o.v == NULL && o.idx == NULL);
         patch_free(&o);
     }
@@ -855,13 +856,13 @@ TEST(patch_degenerate_input)
     patch_free(&o);
     set_reg(&h, GE_VTYPE, VT_POSF);
     /* Not a patch command. */
-    CHECK_EQ_I(patch_tessellate(&h.r.ge.st, &h.r.mem, (uint32_t)GE_PRIM << 24 | 3, &o, &d), GT_EARG);
+    CHECK_EQ_I(patch_tessellate(&h.r.ge.st, &h.r.mem, (uint32_t)GE_PRIM << 24 | 3, NULL, &o, &d), GT_EARG);
     CHECK(o.v == NULL);
     /* Too many vertices: an error, nothing allocated. */
     set_reg(&h, GE_PATCH_DIV, 127 | 127 << 8);
-    CHECK_EQ_I(patch_tessellate(&h.r.ge.st, &h.r.mem, SPLINE(255, 255, 0, 0), &o, &d), GT_ETOO_BIG);
+    CHECK_EQ_I(patch_tessellate(&h.r.ge.st, &h.r.mem, SPLINE(255, 255, 0, 0), NULL, &o, &d), GT_ETOO_BIG);
     CHECK(o.v == NULL && o.nv == 0);
-    CHECK_EQ_I(patch_tessellate(&h.r.ge.st, &h.r.mem, BEZIER(255, 255), &o, &d), GT_ETOO_BIG);
+    CHECK_EQ_I(patch_tessellate(&h.r.ge.st, &h.r.mem, BEZIER(255, 255), NULL, &o, &d), GT_ETOO_BIG);
     /* Largest patch under the cap at maximum division: 7x4 Bezier at 127x127 is 2 * 128 * 128. */
     tess(&h, BEZIER(7, 4), &o);
     CHECK_EQ_U(o.nv, 2 * 128 * 128);
@@ -877,4 +878,42 @@ TEST(patch_degenerate_input)
     CHECK_EQ_U(patch_point_count(BEZIER(7, 4)), 28);
     CHECK_EQ_U(patch_point_count(SPLINE(255, 255, 3, 3)), 65025);
     gh_free(&h);
+}
+
+/* ---- Threads ---- */
+
+TEST(patch_threads_same_vertices)
+{
+    /* Grid lines may be evaluated on several threads (par.h): every vertex
+     * depends on the control points only, so the generated vertices are
+     * byte-identical to the single-threaded result, for Bezier and spline
+     * patches with texture coordinates, colors and normals. */
+    struct workers w;
+    struct gt_diag d = {0};
+    CHECK_EQ_I(workers_start(&w, 4, &d), GT_OK);
+    const struct gt_par par = {workers_parallel, &w};
+    static const uint32_t words[] = {BEZIER(7, 7), SPLINE(9, 6, 1, 2), SPLINE(5, 11, 3, 0)};
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
+        struct gehelp h;
+        struct cpt p[121];
+        setup(&h, VT_TCF | VT_COL8888 | VT_NRMF | VT_POSF, 13, 9);
+        set_reg(&h, GE_LIGHTING_ON, 1);
+        unsigned nu = words[k] & 0xFF, nv = (words[k] >> 8) & 0xFF;
+        grid(p, nu, nv, NULL);
+        for (unsigned i = 0; i < nu * nv; i++) {
+            p[i].pos[2] = ge((double)((i * 37) % 11) / 8.0 - 0.5);
+            p[i].uv[0] = ge((double)(i % 5) / 4.0), p[i].uv[1] = ge((double)(i % 7) / 6.0);
+            p[i].color = 0x10305070u + i * 0x01020304u;
+        }
+        put_points(&h, p, nu * nv);
+        struct gt_patch_out a, b;
+        tess(&h, words[k], &a);
+        CHECK_EQ_I(patch_tessellate(&h.r.ge.st, &h.r.mem, words[k], &par, &b, &d), GT_OK);
+        CHECK(a.nv > 100 && a.nv == b.nv && a.nidx == b.nidx);
+        CHECK(memcmp(a.v, b.v, sizeof *a.v * a.nv) == 0);
+        CHECK(memcmp(a.idx, b.idx, sizeof *a.idx * a.nidx) == 0);
+        patch_free(&a);
+        patch_free(&b);
+    }
+    workers_stop(&w);
 }
