@@ -12,14 +12,23 @@ struct arena_chunk {
     _Alignas(16) unsigned char data[];
 };
 
+/* Standard chunks an arena keeps for its next scenes. */
+#define GT_ARENA_SPARE 8
+
 void *arena_alloc(struct arena *a, size_t n)
 {
     n = (n + 15) & ~(size_t)15;
     if (!a->head || a->used + n > a->head->size) {
         if (a->fail_after && ++a->allocs >= a->fail_after) return NULL;
         size_t size = n > GT_SCENE_CHUNK ? n : GT_SCENE_CHUNK;
-        struct arena_chunk *c = malloc(sizeof *c + size);
-        if (!c) return NULL;
+        struct arena_chunk *c;
+        if (size == GT_SCENE_CHUNK && a->spare) {
+            c = a->spare;
+            a->spare = c->next;
+            a->nspare--;
+        } else if (!(c = malloc(sizeof *c + size))) {
+            return NULL;
+        }
         c->next = a->head;
         c->size = size;
         a->head = c;
@@ -33,13 +42,22 @@ void *arena_alloc(struct arena *a, size_t n)
 
 void arena_reset(struct arena *a)
 {
-    /* Keep the newest chunk if it is a standard one. */
+    /* Keep the newest chunk if it is a standard one, and up to
+     * GT_ARENA_SPARE more standard chunks as spares. */
     struct arena_chunk *keep = a->head;
     if (keep && keep->size != GT_SCENE_CHUNK) keep = NULL;
     struct arena_chunk *c = a->head;
     while (c) {
         struct arena_chunk *next = c->next;
-        if (c != keep) free(c);
+        if (c != keep) {
+            if (c->size == GT_SCENE_CHUNK && a->nspare < GT_ARENA_SPARE) {
+                c->next = a->spare;
+                a->spare = c;
+                a->nspare++;
+            } else {
+                free(c);
+            }
+        }
         c = next;
     }
     a->head = keep;
@@ -50,13 +68,17 @@ void arena_reset(struct arena *a)
 
 void arena_free(struct arena *a)
 {
+    arena_reset(a);
     struct arena_chunk *c = a->head;
+    if (c) c->next = a->spare;
+    else c = a->spare;
     while (c) {
         struct arena_chunk *next = c->next;
         free(c);
         c = next;
     }
-    a->head = NULL;
+    a->head = a->spare = NULL;
+    a->nspare = 0;
     a->used = a->total = 0;
 }
 

@@ -29,6 +29,10 @@ struct arena {
     size_t total;             /* bytes handed out since the last reset */
     unsigned fail_after;      /* tests: fail the Nth chunk allocation (0: never) */
     unsigned allocs;
+    /* Standard chunks kept from earlier scenes for reuse (at most
+     * GT_ARENA_SPARE): a fresh chunk costs a page fault per page. */
+    struct arena_chunk *spare;
+    unsigned nspare;
 };
 
 void *arena_alloc(struct arena *a, size_t n);

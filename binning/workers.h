@@ -9,6 +9,7 @@
 #define GETILE_WORKERS_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "../pipeline/mem.h"
@@ -44,7 +45,15 @@ struct workers {
     gt_par_fn job_fn;
     void *job_ctx;
     uint32_t job_n, job_chunk, job_next;
-    unsigned job_running;       /* its chunks taken and not finished */
+    /* Its chunks taken and not finished (changed under mu; read without it
+     * while spinning). */
+    atomic_uint job_running;
+    /* Bumped (under mu) whenever there is new work: a parallel loop, a
+     * queued scene, the next scene's bins. An idle helper polls it for a
+     * while before it sleeps, because a sleeping thread wakes too late to
+     * share a loop of a few tens of microseconds. */
+    atomic_ulong posted;
+    bool spin;                  /* poll at all: no more threads than CPUs */
 };
 
 /* Starts threads - 1 helper threads (threads 0 or 1: none). Returns 0 or
