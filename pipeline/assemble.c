@@ -37,76 +37,71 @@ struct ctx {
 static int hand_over(struct ctx *c, enum gt_prim_kind kind, const struct gt_vout *const *v, unsigned nv,
                      unsigned provoking, struct gt_diag *d);
 
-/* Piece k of a clipped polygon fanned from poly[0], into t (the third
- * vertex a copy in *third, with the provoking vertex's colors under flat
- * shading). False (counted) when a vertex is outside the guard band. */
-static bool clip_piece(struct ctx *c, const struct gt_vout *const *v, const struct gt_vout *poly, unsigned k,
-                       struct gt_vout *third, const struct gt_vout *t[3])
-{
-    *third = poly[k + 1];
-    if (c->flat) {
-        memcpy(third->color, v[2]->color, 4);
-        memcpy(third->color1, v[2]->color1, 4);
-    }
-    t[0] = &poly[0], t[1] = &poly[k], t[2] = third;
-    if (poly[0].outside || poly[k].outside || third->outside) {
-        c->a->stats.discarded++;
-        return false;
-    }
-    return true;
-}
+/* The order in which a strip's or fan's triangle reaches near-plane
+ * clipping, which can differ from its primitive order (see add_vertex), and
+ * its winding parity: a rotation or the reverse of the primitive order with
+ * wind set exactly when the culling sense is flipped for it. */
+struct clip_order {
+    const struct gt_vout *v[3];
+    bool wind;
+};
 
-/* A triangle after near clipping: the polygon fanned from its first vertex;
- * each piece is dropped when a vertex is outside the guard band, and culled
- * with the original triangle's sense. With flat shading every piece takes
- * the provoking vertex's colors in its third vertex. */
-static int emit_clipped(struct ctx *c, const struct gt_vout *const *v, bool flip, struct gt_diag *d)
+/* A triangle crossing the near plane, clipped as PPSSPP does
+ * (TransformUnit.cpp SendTriangle, Clipper.cpp ProcessTriangle,
+ * BinManager.cpp AddTriangle). With culling off the triangle is clipped
+ * twice, in its clipping order r0 r1 r2 and reversed r2 r1 r0; with culling
+ * on once, forward when the cull face (flipped by wind) keeps
+ * counter-clockwise triangles, else reversed. Each pass clips to a polygon
+ * starting at its first vertex (clip.c), fans it from that vertex, drops a
+ * piece with a vertex outside the guard band, and keeps only pieces that are
+ * counter-clockwise (area >= 0) and not degenerate, so one winding's pass
+ * draws and the other's drops everything. The fan's diagonal thus depends on
+ * the vertex order, which decides which pieces lose a vertex outside the
+ * guard band. With flat shading every piece takes the provoking vertex's
+ * colors in its third vertex (setup reads provoking vertex 2). Counters:
+ * discarded and degenerate pieces count in every pass, wrongly wound ones as
+ * culled only with culling on (with it off they are the other pass's). */
+static int emit_clipped(struct ctx *c, const struct clip_order *co, const struct gt_vout *prov, struct gt_diag *d)
 {
-    struct gt_vout in[3], poly[CLIP_MAX_POLY];
     c->a->stats.clipped++;
-    if (GT_COMPAT(CLIP)) {
-        /* PPSSPP: both windings when culling is off; pieces kept by AddTriangle's tests. */
-        for (int pass = 0; pass < (c->cull_on ? 1 : 2); pass++) {
-            for (int i = 0; i < 3; i++) in[i] = *v[pass ? 2 - i : i];
-            unsigned n = clip_triangle_ppsspp(c->xf, in, poly);
-            for (unsigned k = 1; k + 1 < n; k++) {
-                struct gt_vout third;
-                const struct gt_vout *t[3];
-                if (!clip_piece(c, v, poly, k, &third, t)) continue;
-                int64_t d01x = (int64_t)t[0]->x16 - t[1]->x16, d01y = (int64_t)t[0]->y16 - t[1]->y16;
-                int64_t d02x = (int64_t)t[0]->x16 - t[2]->x16, d02y = (int64_t)t[0]->y16 - t[2]->y16;
-                bool keep = c->cull_on ? asm_triangle_visible(t[0], t[1], t[2], c->cull_on, c->cull_face, flip)
-                                       : d01x * d02y - d01y * d02x >= 0 && !((d01x == 0 && d02x == 0) || (d01y == 0 && d02y == 0));
-                if (!keep) {
-                    c->a->stats.culled++;
-                    continue;
-                }
-                int rc = hand_over(c, GT_TRIANGLE, t, 3, 2, d);
-                if (rc < 0) return rc;
+    bool forward = c->cull_face != co->wind;
+    for (int pass = 0; pass < (c->cull_on ? 1 : 2); pass++) {
+        bool rev = c->cull_on ? !forward : pass == 1;
+        struct gt_vout in[3], poly[CLIP_MAX_POLY];
+        for (int i = 0; i < 3; i++) in[i] = *co->v[rev ? 2 - i : i];
+        unsigned n = clip_triangle(c->xf, in, poly);
+        for (unsigned k = 1; k + 1 < n; k++) {
+            struct gt_vout third = poly[k + 1];
+            if (c->flat) {
+                memcpy(third.color, prov->color, 4);
+                memcpy(third.color1, prov->color1, 4);
             }
+            const struct gt_vout *t[3] = {&poly[0], &poly[k], &third};
+            if (t[0]->outside || t[1]->outside || t[2]->outside) {
+                c->a->stats.discarded++;
+                continue;
+            }
+            if (!asm_triangle_visible(t[0], t[1], t[2], false, false, false)) {
+                c->a->stats.culled++; /* degenerate */
+                continue;
+            }
+            if (!asm_triangle_visible(t[0], t[1], t[2], true, true, false)) {
+                if (c->cull_on) c->a->stats.culled++;
+                continue;
+            }
+            int rc = hand_over(c, GT_TRIANGLE, t, 3, 2, d);
+            if (rc < 0) return rc;
         }
-        return GT_OK;
-    }
-    for (int i = 0; i < 3; i++) in[i] = *v[i];
-    unsigned n = clip_triangle(c->xf, in, poly);
-    for (unsigned k = 1; k + 1 < n; k++) {
-        struct gt_vout third;
-        const struct gt_vout *t[3];
-        if (!clip_piece(c, v, poly, k, &third, t)) continue;
-        if (!asm_triangle_visible(t[0], t[1], t[2], c->cull_on, c->cull_face, flip)) {
-            c->a->stats.culled++;
-            continue;
-        }
-        int rc = hand_over(c, GT_TRIANGLE, t, 3, 2, d);
-        if (rc < 0) return rc;
     }
     return GT_OK;
 }
 
 /* The transform-mode discard rules, then clipping (lines, triangles),
- * then culling (triangles). */
+ * then culling (triangles). v is in primitive order, which is what an
+ * unclipped primitive is drawn and culled with; a triangle crossing the near
+ * plane is clipped in the order co gives (NULL: v's, with wind = flip). */
 static int emit(struct ctx *c, enum gt_prim_kind kind, const struct gt_vout *const *v, unsigned nv, unsigned provoking,
-                bool flip, struct gt_diag *d)
+                bool flip, const struct clip_order *co, struct gt_diag *d)
 {
     if (!c->through) {
         bool any_behind = false, all_wneg = true;
@@ -133,7 +128,10 @@ static int emit(struct ctx *c, enum gt_prim_kind kind, const struct gt_vout *con
                 c->a->stats.discarded++;
                 return GT_OK;
             }
-            if (any_behind && kind == GT_TRIANGLE) return emit_clipped(c, v, flip, d);
+            if (any_behind && kind == GT_TRIANGLE) {
+                struct clip_order own = {{v[0], v[1], v[2]}, flip};
+                return emit_clipped(c, co ? co : &own, v[provoking], d);
+            }
             if (any_behind && kind == GT_LINE) {
                 struct gt_vout a = *v[0], b = *v[1];
                 clip_line(c->xf, &a, &b);
@@ -150,6 +148,17 @@ static int emit(struct ctx *c, enum gt_prim_kind kind, const struct gt_vout *con
     if (kind == GT_TRIANGLE && !asm_triangle_visible(v[0], v[1], v[2], c->cull_on, c->cull_face, flip)) {
         c->a->stats.culled++;
         return GT_OK;
+    }
+    if (kind == GT_TRIANGLE && GT_COMPAT(PLANES)) {
+        /* Diagnostic build: PPSSPP interpolates in the order the triangle
+         * reaches AddTriangle, its clipping order or that reversed, whichever
+         * is counter-clockwise (SendTriangle); the provoking vertex stays. */
+        const struct gt_vout *const *o = co ? co->v : v;
+        bool ccw = asm_triangle_visible(o[0], o[1], o[2], true, true, false);
+        const struct gt_vout *ord[3] = {o[ccw ? 0 : 2], o[1], o[ccw ? 2 : 0]};
+        unsigned pv = 0;
+        while (pv < 2 && ord[pv] != v[provoking]) pv++;
+        return hand_over(c, kind, ord, nv, pv, d);
     }
     return hand_over(c, kind, v, nv, provoking, d);
 }
@@ -174,7 +183,7 @@ static int add_vertex(struct ctx *c, const struct gt_vout *v, struct gt_diag *d)
     switch (a->type) {
     case 0: /* points */
         t[0] = v;
-        return emit(c, GT_POINT, t, 1, 0, false, d);
+        return emit(c, GT_POINT, t, 1, 0, false, NULL, d);
     case 1: /* lines: pairs */
     case 6: /* rectangles: pairs; color, depth and fog from the second vertex */
         if (a->npend == 0) {
@@ -183,7 +192,7 @@ static int add_vertex(struct ctx *c, const struct gt_vout *v, struct gt_diag *d)
         }
         a->npend = 0;
         t[0] = &a->pend[0], t[1] = v;
-        return emit(c, a->type == 1 ? GT_LINE : GT_RECT, t, 2, 1, false, d);
+        return emit(c, a->type == 1 ? GT_LINE : GT_RECT, t, 2, 1, false, NULL, d);
     case 2: /* line strip: from the previous vertex to this one */
         if (a->npend == 0) {
             a->pend[a->npend++] = *v;
@@ -193,7 +202,7 @@ static int add_vertex(struct ctx *c, const struct gt_vout *v, struct gt_diag *d)
             struct gt_vout prev = a->pend[0];
             a->pend[0] = *v;
             t[0] = &prev, t[1] = v;
-            return emit(c, GT_LINE, t, 2, 1, false, d);
+            return emit(c, GT_LINE, t, 2, 1, false, NULL, d);
         }
     case 3: /* triangles: triples, provoking vertex the third */
         if (a->npend < 2) {
@@ -202,27 +211,38 @@ static int add_vertex(struct ctx *c, const struct gt_vout *v, struct gt_diag *d)
         }
         a->npend = 0;
         t[0] = &a->pend[0], t[1] = &a->pend[1], t[2] = v;
-        return emit(c, GT_TRIANGLE, t, 3, 2, false, d);
+        return emit(c, GT_TRIANGLE, t, 3, 2, false, NULL, d);
     case 4: /* strip: (k, k+1, k+2), the culling sense flips on odd triangles */
     case 5: /* fan: (0, k+1, k+2), same sense for all */
+    {
+        /* PPSSPP's 3-slot ring (TransformUnit.cpp SubmitPrimitive): ring
+         * index r of the vertex (its data_index_). A strip's vertex r sits in
+         * slot r % 3, so the clipping order is a rotation of (k, k+1, k+2); a
+         * fan's center in slot 0 and vertex r in slot 2 - r % 2, so its odd
+         * triangles reach clipping as (0, k+2, k+1) with the sense flipped.
+         * Either way the culling outcome is the primitive order's; only the
+         * clipped polygon's order (and so its pieces) changes. Kept modulo 6,
+         * which preserves both r % 3 and r % 2. */
+        unsigned r = a->ring;
+        a->ring = (r + 1) % 6;
         if (a->npend < 2) {
             a->pend[a->npend++] = *v;
             return GT_OK;
         }
-        {
-            struct gt_vout p0 = a->pend[0], p1 = a->pend[1];
-            bool flip = a->type == 4 && (a->strip_index & 1);
-            a->strip_index++;
-            if (a->type == 4) a->pend[0] = p1;
-            a->pend[1] = *v;
-            t[0] = &p0, t[1] = &p1, t[2] = v;
-            if (GT_COMPAT(CLIP) && a->type == 4 && !c->cull_on) {
-                /* PPSSPP's ring: vertex k sits in slot k % 3 (v is vertex strip_index + 1). */
-                const struct gt_vout *src[3] = {&p0, &p1, v};
-                for (unsigned j = 0; j < 3; j++) t[(a->strip_index - 1 + j) % 3] = src[j];
-            }
-            return emit(c, GT_TRIANGLE, t, 3, 2, flip, d);
+        struct gt_vout p0 = a->pend[0], p1 = a->pend[1];
+        bool flip = a->type == 4 && (a->strip_index & 1);
+        a->strip_index++;
+        if (a->type == 4) a->pend[0] = p1;
+        a->pend[1] = *v;
+        t[0] = &p0, t[1] = &p1, t[2] = v;
+        struct clip_order co = {{NULL, NULL, NULL}, r & 1};
+        if (a->type == 4) {
+            co.v[(r + 1) % 3] = &p0, co.v[(r + 2) % 3] = &p1, co.v[r % 3] = v; /* r - 2, r - 1 */
+        } else {
+            co.v[0] = &p0, co.v[1 + r % 2] = &p1, co.v[2 - r % 2] = v;
         }
+        return emit(c, GT_TRIANGLE, t, 3, 2, flip, &co, d);
+    }
     default:
         return GT_OK;
     }
@@ -251,7 +271,7 @@ static int compat_merge(struct ctx *c, const struct ge_state *st, const struct g
         for (uint32_t i = 0; i < count && *rc >= 0; i += 6) {
             if (compat_rect_pair6(&rc_ctx, vs + i, &tl, &br)) {
                 const struct gt_vout *t[2] = {&vs[i + (unsigned)tl], &vs[i + (unsigned)br]};
-                *rc = emit(c, GT_RECT, t, 2, 1, false, d);
+                *rc = emit(c, GT_RECT, t, 2, 1, false, NULL, d);
             } else {
                 for (unsigned k = 0; k < 6 && *rc >= 0; k++) *rc = add_vertex(c, &vs[i + k], d);
             }
@@ -264,16 +284,19 @@ static int compat_merge(struct ctx *c, const struct ge_state *st, const struct g
         uint32_t start = 0;
         for (uint32_t base = 0; base + 4 <= count && compat_rect_strip4(&rc_ctx, vs + base, &tl, &br); base += 2) {
             const struct gt_vout *t[2] = {&vs[base + (unsigned)tl], &vs[base + (unsigned)br]};
-            if ((*rc = emit(c, GT_RECT, t, 2, 1, false, d)) < 0) return 1;
+            if ((*rc = emit(c, GT_RECT, t, 2, 1, false, NULL, d)) < 0) return 1;
             start = base + 4 >= count ? count : base + 2;
         }
         if (start == 0) return 0;
+        /* PPSSPP re-reads the two vertices the strip continues from into
+         * its ring at data_index_ 2 and 3. */
+        a->ring = 2;
         for (uint32_t i = start; i < count && *rc >= 0; i++) *rc = add_vertex(c, &vs[i], d);
         return 1;
     }
     if (a->type == 5 && count == 4 && compat_rect_fan4(&rc_ctx, vs, &tl, &br)) {
         const struct gt_vout *t[2] = {&vs[tl], &vs[br]};
-        *rc = emit(c, GT_RECT, t, 2, 1, false, d);
+        *rc = emit(c, GT_RECT, t, 2, 1, false, NULL, d);
         return 1;
     }
     if (a->type == 6 && c->through) {
@@ -281,7 +304,7 @@ static int compat_merge(struct ctx *c, const struct ge_state *st, const struct g
         for (; i + 4 <= count && *rc >= 0; i += 4) {
             if (compat_rect_slices(&rc_ctx, vs + i)) {
                 const struct gt_vout *t[2] = {&vs[i], &vs[i + 3]};
-                *rc = emit(c, GT_RECT, t, 2, 1, false, d);
+                *rc = emit(c, GT_RECT, t, 2, 1, false, NULL, d);
             } else {
                 for (unsigned k = 0; k < 4 && *rc >= 0; k++) *rc = add_vertex(c, &vs[i + k], d);
             }
@@ -299,6 +322,7 @@ static void begin(struct gt_asm *a, unsigned type)
         a->type = type;
         a->npend = 0;
         a->strip_index = 0;
+        a->ring = 0;
     }
 }
 

@@ -43,6 +43,7 @@ struct gt_asm {
     struct gt_vout pend[2];
     unsigned npend;        /* vertices waiting for the next kick */
     unsigned strip_index;  /* triangles formed so far in this strip (winding parity) */
+    unsigned ring;         /* strip and fan vertices so far: where PPSSPP's ring puts them (assemble.c) */
     uint32_t imm_flags;    /* the primitive flags of the first immediate vertex (VAP bits 11-23) */
     gefloat last_uv[2], last_nrm[3]; /* reused by vertices without texture coordinates or normals */
     struct gt_asm_stats stats;

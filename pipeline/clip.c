@@ -53,23 +53,10 @@ unsigned clip_triangle(const struct gt_xform *xf, const struct gt_vout in[3], st
     gefloat d[3];
     unsigned n = 0;
     for (int i = 0; i < 3; i++) d[i] = plane_dist(&in[i]);
-    /* Sutherland-Hodgman over v0->v1->v2->v0: keep vertices in front, emit
-     * an intersection where the two ends lie on different sides. */
-    for (int i = 0; i < 3; i++) {
-        int p = (i + 2) % 3;
-        bool cur_in = !is_neg(d[i]);
-        bool differ = (le_zero(d[p]) && !le_zero(d[i])) || (!le_zero(d[p]) && le_zero(d[i]));
-        if (differ && n < CLIP_MAX_POLY) intersect(xf, &in[p], d[p], &in[i], d[i], &out[n++]);
-        if (cur_in && n < CLIP_MAX_POLY) out[n++] = in[i];
-    }
-    return n >= 3 ? n : 0;
-}
-
-unsigned clip_triangle_ppsspp(const struct gt_xform *xf, const struct gt_vout in[3], struct gt_vout out[CLIP_MAX_POLY])
-{
-    gefloat d[3];
-    unsigned n = 0;
-    for (int i = 0; i < 3; i++) d[i] = plane_dist(&in[i]);
+    /* Sutherland-Hodgman over the edges v0->v1, v1->v2, v2->v0 in turn: the
+     * edge's first vertex when it is in front, then the crossing when the
+     * two ends lie on different sides. The polygon starts at v0 (or at the
+     * crossing on v0->v1 when v0 is behind), as PPSSPP's CLIP_POLY builds it. */
     for (int j = 0; j < 3; j++) {
         int c = (j + 1) % 3;
         bool differ = (le_zero(d[c]) && !le_zero(d[j])) || (!le_zero(d[c]) && le_zero(d[j]));

@@ -10,8 +10,12 @@
  * intersection (a vertex exactly on the plane can repeat as one). */
 #define CLIP_MAX_POLY 6
 /* Clips a triangle; writes the clipped polygon (0 or 3 to CLIP_MAX_POLY
- * vertices, in order) to out and returns its vertex count. New vertices get
- * their screen position with the guard band always checked. */
+ * vertices, in order) to out and returns its vertex count. The order is
+ * PPSSPP's (Clipper.cpp CLIP_POLY), which decides how the polygon is fanned
+ * into pieces (assemble.c): for each edge v0->v1, v1->v2, v2->v0, its first
+ * vertex when in front of the plane, then the crossing when the edge cuts
+ * it. New vertices get their screen position with the guard band always
+ * checked. */
 unsigned clip_triangle(const struct gt_xform *xf, const struct gt_vout in[3], struct gt_vout out[CLIP_MAX_POLY]);
 /* Moves a line's endpoints that are behind the plane onto it. */
 void clip_line(const struct gt_xform *xf, struct gt_vout *a, struct gt_vout *b);
@@ -20,9 +24,5 @@ void clip_line(const struct gt_xform *xf, struct gt_vout *a, struct gt_vout *b);
  * an 8-bit integer lerp with trunc(t * 256). Model choice (one place). */
 void clip_lerp(const struct gt_xform *xf, const struct gt_vout *a, const struct gt_vout *b, gefloat t,
                struct gt_vout *out);
-
-/* Diagnostic (compat "clip"): the polygon in PPSSPP's order: for each edge
- * v[j] -> v[j+1], v[j] when in front, then the crossing. */
-unsigned clip_triangle_ppsspp(const struct gt_xform *xf, const struct gt_vout in[3], struct gt_vout out[CLIP_MAX_POLY]);
 
 #endif

@@ -32,14 +32,6 @@
  *            PPSSPP interpolates triangles per pixel from float barycentric
  *            weights: depth truncated, colors converted as "round" says,
  *            texture coordinates perspective-corrected in floats.
- *   clip     not a GE rule: PPSSPP hands a strip's triangle to near-plane
- *            clipping with its vertices in the order of its 3-slot ring
- *            (vertex k in slot k % 3), in both windings when culling is
- *            off; builds the clipped polygon starting at the first vertex
- *            (prev kept, then the crossing on prev->cur); fans it from its
- *            first vertex, drops pieces with a vertex outside the range,
- *            and then keeps only counter-clockwise, non-degenerate pieces
- *            (BinManager::AddTriangle).
  *   aaline   not a GE rule: PPSSPP decides its blend shortcuts from the
  *            vertex alphas (all 0xFF: source alpha becomes ONE, inverse
  *            source alpha ZERO), and DrawLine then sets an antialiased
@@ -74,9 +66,8 @@ enum gt_compat_flag {
     GT_COMPAT_LIGHT = 1u << 7,
     GT_COMPAT_TEXCACHE = 1u << 8,
     GT_COMPAT_PLANES = 1u << 9,
-    GT_COMPAT_CLIP = 1u << 10,
-    GT_COMPAT_AALINE = 1u << 11,
-    GT_COMPAT_ALL = (1u << 12) - 1,
+    GT_COMPAT_AALINE = 1u << 10,
+    GT_COMPAT_ALL = (1u << 11) - 1,
 };
 
 #ifdef GT_PPSSPP_COMPAT

@@ -51,8 +51,12 @@ TEST(clip_lerp_attributes)
 
 TEST(clip_triangle_one_behind)
 {
-    /* v0 behind (z + w = -1), v1 and v2 in front (z + w = 1). The polygon is
-     * I(v0,v2), I(v0,v1), v1, v2, with both intersections halfway (t = 0.5). */
+    /* v0 behind (z + w = -1), v1 and v2 in front (z + w = 1). PPSSPP's
+     * CLIP_POLY (Clipper.cpp) walks the edges v0->v1, v1->v2, v2->v0,
+     * emitting each edge's first vertex when its distance is >= 0 and then
+     * the crossing when the two distances differ in sign: v0->v1 gives only
+     * I(v0,v1); v1->v2 gives v1; v2->v0 gives v2 and I(v2,v0). So the polygon
+     * is I(v0,v1), v1, v2, I(v2,v0), both intersections halfway (t = 0.5). */
     struct ge_state st;
     struct gt_xform xf;
     setup(&st, &xf, 1);
@@ -61,13 +65,14 @@ TEST(clip_triangle_one_behind)
     struct gt_vout out[CLIP_MAX_POLY];
     unsigned n = clip_triangle(&xf, in, out);
     CHECK_EQ_U(n, 4);
-    CHECK_EQ_U(out[0].clip[1], f(4.0f));  /* halfway to v2 */
+    CHECK_EQ_U(out[0].clip[0], f(4.0f));  /* halfway to v1 */
     CHECK_EQ_U(out[0].clip[2], f(-1.0f)); /* on the plane z = -w */
-    CHECK_EQ_U(out[1].clip[0], f(4.0f));  /* halfway to v1 */
-    CHECK_EQ_U(out[1].clip[2], f(-1.0f));
-    CHECK_EQ_U(out[1].color[0], 100);     /* (0*128 + 200*128) >> 8 */
-    CHECK_EQ_U(out[2].clip[0], f(8.0f));
-    CHECK_EQ_U(out[3].clip[1], f(8.0f));
+    CHECK_EQ_U(out[0].color[0], 100);     /* (0*128 + 200*128) >> 8 */
+    CHECK_EQ_U(out[1].clip[0], f(8.0f));
+    CHECK_EQ_U(out[2].clip[1], f(8.0f));
+    CHECK_EQ_U(out[3].clip[1], f(4.0f));  /* halfway to v2 */
+    CHECK_EQ_U(out[3].clip[2], f(-1.0f));
+    CHECK_EQ_U(out[3].color[0], 50);      /* (0*128 + 100*128) >> 8 */
     /* All three behind: nothing left. */
     struct gt_vout gone[3] = {vert(&xf, 0, 0, -2, 1, 0), vert(&xf, 8, 0, -3, 1, 0), vert(&xf, 0, 8, -4, 1, 0)};
     CHECK_EQ_U(clip_triangle(&xf, gone, out), 0);
@@ -167,10 +172,21 @@ TEST(clip_pieces_reach_assembly)
     CHECK_EQ_I(asm_prim(&a, st, &h.r.mem, (uint32_t)GE_PRIM << 24 | 3u << 16 | 3, collect, &g, &d), GT_OK);
     CHECK_EQ_U(a.stats.clipped, 1);
     CHECK_EQ_U(g.n, 2);
-    /* First piece: I(v0,v2) = (0,4), I(v0,v1) = (4,0), v1 = (8,0) in pixels past 2048. */
-    CHECK_EQ_I(g.p[0].v[0].y16, (2048 + 4) * 16);
-    CHECK_EQ_I(g.p[0].v[1].x16, (2048 + 4) * 16);
-    CHECK_EQ_I(g.p[0].v[2].x16, (2048 + 8) * 16);
+    /* PPSSPP (Clipper.cpp ProcessTriangle): the polygon I(v0,v1) = (4,0),
+     * v1 = (8,0), v2 = (0,8), I(v2,v0) = (0,4) (pixels past 2048) fanned
+     * from its first vertex: (I01, v1, v2), (I01, v2, I20). Both are
+     * counter-clockwise in BinManager::AddTriangle's sense (cross products
+     * 32 and 16 > 0), so with culling off the pass in this order draws them
+     * and the reversed pass (v2, v1, v0) SendTriangle adds draws nothing. */
+    CHECK_EQ_I(g.p[0].v[0].x16, (2048 + 4) * 16);
+    CHECK_EQ_I(g.p[0].v[0].y16, 2048 * 16);
+    CHECK_EQ_I(g.p[0].v[1].x16, (2048 + 8) * 16);
+    CHECK_EQ_I(g.p[0].v[2].y16, (2048 + 8) * 16);
+    CHECK_EQ_I(g.p[1].v[0].x16, (2048 + 4) * 16);
+    CHECK_EQ_I(g.p[1].v[1].y16, (2048 + 8) * 16);
+    CHECK_EQ_I(g.p[1].v[2].x16, 2048 * 16);
+    CHECK_EQ_I(g.p[1].v[2].y16, (2048 + 4) * 16);
+    CHECK_EQ_U(a.stats.culled, 0); /* the reversed pass's pieces are not counted */
     /* Without DEPTHCLIP, z/w = -2 is past -1: the triangle is dropped before clipping. */
     st->reg[GE_DEPTHCLIP_ON] = (uint32_t)GE_DEPTHCLIP_ON << 24;
     g.n = 0;
@@ -179,5 +195,107 @@ TEST(clip_pieces_reach_assembly)
     CHECK_EQ_U(g.n, 0);
     CHECK_MSG(a.stats.discarded == 1, "discarded %llu culled %llu clipped %llu", (unsigned long long)a.stats.discarded,
               (unsigned long long)a.stats.culled, (unsigned long long)a.stats.clipped);
+    gh_free(&h);
+}
+
+/* Runs n float positions as one PRIM of the given type through asm_prim,
+ * with identity matrices (w = 1, so a vertex is behind when z < -1), the
+ * identity viewport around 2048 and DEPTHCLIP on. */
+static void run_w1(struct gehelp *h, const float (*p)[3], unsigned n, unsigned type, int cull_on, int cull_face,
+                   struct gt_asm *a, struct got *g)
+{
+    struct ge_state *st = &h->r.ge.st;
+    struct gt_xform xf;
+    setup(st, &xf, 1);
+    st->world[0] = st->world[4] = st->world[8] = GEMATH_ONE;
+    st->view[0] = st->view[4] = st->view[8] = GEMATH_ONE;
+    st->proj[0] = st->proj[5] = st->proj[10] = st->proj[15] = GEMATH_ONE;
+    st->reg[GE_CULL_ON] = (uint32_t)GE_CULL_ON << 24 | (uint32_t)cull_on;
+    st->reg[GE_CULL] = (uint32_t)GE_CULL << 24 | (uint32_t)cull_face;
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned k = 0; k < 3; k++) {
+            uint32_t u;
+            memcpy(&u, &p[i][k], 4);
+            mem_write32(&h->r.mem, 0x08200000 + i * 12 + k * 4, u);
+        }
+    st->vaddr = 0x08200000;
+    struct gt_diag d = {0};
+    g->n = 0;
+    asm_init(a);
+    CHECK_EQ_I(asm_prim(a, st, &h->r.mem, (uint32_t)GE_PRIM << 24 | type << 16 | n, collect, g, &d), GT_OK);
+}
+
+TEST(clip_order_decides_dropped_pieces)
+{
+    /* w = 1, screen = 2048 + clip x (y), guard band: screen in [0, 4096).
+     * V0 = (-3000, 0) behind (z = -2: distance -1, not range-checked),
+     * V1 = (2000, 0) and V2 = (-1500, 8) in front (z = 0: distance 1), so
+     * every crossing is halfway: I01 = (-500, 0) is inside the guard band,
+     * I02 = (-2250, 4) outside (screen x -202). V0 V1 V2 is counter-clockwise
+     * in BinManager::AddTriangle's sense (cross product 5000 * 8 > 0).
+     * PPSSPP (Clipper.cpp ProcessTriangle) fans the polygon from its first
+     * vertex and drops a piece with a vertex out of range, so which pieces
+     * survive depends on where the polygon starts. The old order (polygon
+     * starting at the crossing before v0) gives other pieces in every case
+     * below. */
+    struct gehelp h;
+    struct gt_asm a;
+    struct got g = {0};
+    gh_init(&h);
+    const float V0[3] = {-3000, 0, -2}, V1[3] = {2000, 0, 0}, V2[3] = {-1500, 8, 0};
+    const int32_t i01x = (2048 - 500) * 16, v1x = (2048 + 2000) * 16, v2x = (2048 - 1500) * 16;
+
+    /* 1. TRIANGLES V0 V1 V2, culling off. SendTriangle clips V0 V1 V2 and
+     * V2 V1 V0. Forward polygon I01, V1, V2, I20: pieces (I01, V1, V2)
+     * drawn, (I01, V2, I20) dropped (I20 out of range). Reversed polygon
+     * V2, V1, I10, I02: (V2, V1, I10) clockwise, dropped by AddTriangle;
+     * (V2, I10, I02) out of range. One piece. (Old order I20, I01, V1, V2:
+     * both pieces hold I20, nothing drawn.) */
+    const float tri[3][3] = {{V0[0], V0[1], V0[2]}, {V1[0], V1[1], V1[2]}, {V2[0], V2[1], V2[2]}};
+    run_w1(&h, tri, 3, 3, 0, 0, &a, &g);
+    CHECK_EQ_U(a.stats.clipped, 1);
+    CHECK_EQ_U(a.stats.discarded, 2);
+    CHECK_EQ_U(g.n, 1);
+    CHECK_EQ_I(g.p[0].v[0].x16, i01x);
+    CHECK_EQ_I(g.p[0].v[0].y16, 2048 * 16);
+    CHECK_EQ_I(g.p[0].v[1].x16, v1x);
+    CHECK_EQ_I(g.p[0].v[2].x16, v2x);
+    CHECK_EQ_I(g.p[0].v[2].y16, (2048 + 8) * 16);
+    /* Culling on, cull face 1 (CullType::CCW): only the forward pass, the
+     * same piece. Cull face 0 (CW): only V2 V1 V0, which draws nothing. */
+    run_w1(&h, tri, 3, 3, 1, 1, &a, &g);
+    CHECK_EQ_U(g.n, 1);
+    CHECK_EQ_I(g.p[0].v[0].x16, i01x);
+    run_w1(&h, tri, 3, 3, 1, 0, &a, &g);
+    CHECK_EQ_U(g.n, 0);
+
+    /* 2. The same triangle as V0 V2 V1 (clockwise), culling off. Forward
+     * polygon I02, V2, V1, I10: both pieces start at I02, out of range.
+     * Reversed V1 V2 V0: polygon V1, V2, I20, I01, pieces (V1, V2, I20) and
+     * (V1, I20, I01) both hold I20. Nothing is drawn. (Old order I10, I02,
+     * V2, V1: (I10, V2, V1) drawn.) */
+    const float cw[3][3] = {{V0[0], V0[1], V0[2]}, {V2[0], V2[1], V2[2]}, {V1[0], V1[1], V1[2]}};
+    run_w1(&h, cw, 3, 3, 0, 0, &a, &g);
+    CHECK_EQ_U(a.stats.clipped, 1);
+    CHECK_EQ_U(g.n, 0);
+    CHECK_EQ_U(a.stats.discarded, 4);
+
+    /* 3. STRIP A V0 V1 V2 with A = (3000, 0) out of range, culling off:
+     * triangle A V0 V1 is discarded whole (a vertex in front out of range),
+     * triangle V0 V1 V2 (odd) comes from PPSSPP's ring with vertex k in slot
+     * k % 3 (TransformUnit.cpp SubmitPrimitive): slots V2, V0, V1. Forward
+     * polygon V2, I20, I01, V1: (V2, I20, I01) out of range, (V2, I01, V1)
+     * counter-clockwise (cross product (1000, -8) x (3500, -8) = 20000)
+     * drawn, starting at V2. Reversed V1 V0 V2: polygon V1, I10, I02, V2,
+     * pieces clockwise or out of range. (Primitive order V0 V1 V2 would draw
+     * (I01, V1, V2), the old order nothing.) */
+    const float strip[4][3] = {{3000, 0, 0}, {V0[0], V0[1], V0[2]}, {V1[0], V1[1], V1[2]}, {V2[0], V2[1], V2[2]}};
+    run_w1(&h, strip, 4, 4, 0, 0, &a, &g);
+    CHECK_EQ_U(a.stats.clipped, 1);
+    CHECK_EQ_U(g.n, 1);
+    CHECK_EQ_I(g.p[0].v[0].x16, v2x);
+    CHECK_EQ_I(g.p[0].v[0].y16, (2048 + 8) * 16);
+    CHECK_EQ_I(g.p[0].v[1].x16, i01x);
+    CHECK_EQ_I(g.p[0].v[2].x16, v1x);
     gh_free(&h);
 }
