@@ -4,7 +4,8 @@
  * discard, culling by winding, and the provoking vertex of flat shading
  * (docs/notes/vertex-pipeline.md §4.3-4.8, §8). Primitives are never merged
  * (GE-HARDWARE.md §2). Triangles and lines crossing the near plane are
- * clipped (clip.c). */
+ * clipped (clip.c), triangles in the order and windings PPSSPP hands them
+ * to its clipper (assemble.c emit_clipped). */
 #ifndef GETILE_ASSEMBLE_H
 #define GETILE_ASSEMBLE_H
 

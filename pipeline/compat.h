@@ -31,7 +31,12 @@
  *   planes   §2 "fixed-point planes divided through the area table":
  *            PPSSPP interpolates triangles per pixel from float barycentric
  *            weights: depth truncated, colors converted as "round" says,
- *            texture coordinates perspective-corrected in floats.
+ *            texture coordinates perspective-corrected in floats. The
+ *            weights depend on the vertex order, so a triangle is drawn in
+ *            the order it reaches BinManager::AddTriangle: its clipping
+ *            order (assemble.c) or that reversed, whichever is
+ *            counter-clockwise. (Near-plane clipping itself follows PPSSPP
+ *            in every build; it was the switch "clip".)
  *   aaline   not a GE rule: PPSSPP decides its blend shortcuts from the
  *            vertex alphas (all 0xFF: source alpha becomes ONE, inverse
  *            source alpha ZERO), and DrawLine then sets an antialiased
