@@ -394,8 +394,9 @@ int asm_prim(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *m
     bool indexed = (ge_reg(st, GE_VTYPE) >> 11 & 3) != 0;
     bool whole = GT_COMPAT(MERGE) || mem_is_vram(st->vaddr) || (indexed && mem_is_vram(st->iaddr));
     uint32_t batch = whole ? count : XFORM_BATCH;
-    struct gt_vout *buf = malloc(sizeof *buf * (count < batch ? count : batch));
-    if (!buf) return gt_fail(d, GT_ENOMEM, "cannot allocate %u vertices", count < batch ? count : batch);
+    struct gt_vout stack_buf[XFORM_BATCH], *buf = stack_buf;
+    if (batch > XFORM_BATCH && !(buf = malloc(sizeof *buf * batch)))
+        return gt_fail(d, GT_ENOMEM, "cannot allocate %u vertices", batch);
     int rc = GT_OK;
     struct xform_job job = {&xf, mem, st, a->last_uv, a->last_nrm, 0, count, buf, {0, 0}, {0, 0, 0}};
     for (uint32_t first = 0; first < count && rc >= 0; first += batch) {
@@ -405,7 +406,7 @@ int asm_prim(struct gt_asm *a, const struct ge_state *st, const struct gt_mem *m
         if (GT_COMPAT(MERGE) && compat_merge(&c, st, buf, count, d, &rc)) break;
         for (uint32_t i = 0; i < n && rc >= 0; i++) rc = add_vertex(&c, &buf[i], d);
     }
-    free(buf);
+    if (buf != stack_buf) free(buf);
     /* The last vertex's texture coordinates and normal are what a later
      * vertex without them reuses. */
     if (xf.vd.tc) memcpy(a->last_uv, job.end_uv, sizeof a->last_uv);
