@@ -141,6 +141,13 @@ static struct vrange vrange_union(struct vrange a, struct vrange b)
     return (struct vrange){lo, len >= GT_VRAM_SIZE ? GT_VRAM_SIZE : (uint32_t)len};
 }
 
+/* Whether scene s's draws may write (as color or depth) bytes of r. */
+static bool scene_writes(const struct scene *s, struct vrange r)
+{
+    return vrange_overlap(r, (struct vrange){s->fb_lo, s->fb_len}) ||
+           vrange_overlap(r, (struct vrange){s->z_lo, s->z_len});
+}
+
 /* The bytes a buffer at addr with the given stride and bytes per pixel may
  * receive inside the draw's scissor, pixels past the stride included. */
 static struct vrange buffer_range(const struct rast_state *st, uint32_t addr, uint32_t stride, uint32_t bpp)
@@ -300,7 +307,7 @@ static int place_state(struct binner *b, struct gt_diag *d)
         struct vrange sfb = {s->fb_lo, s->fb_len}, sz = {s->z_lo, s->z_len};
         if (live_self && !s->serial)
             binner_flush(b, BIN_FLUSH_SELF);
-        else if (!hit && (vrange_overlap(tex, sfb) || vrange_overlap(tex, sz)))
+        else if (!hit && scene_writes(s, tex))
             binner_flush(b, BIN_FLUSH_TEXTURE);
         else if (!s->serial && (vrange_overlap(fb, (struct vrange){s->tex_lo, s->tex_len}) ||
                                 vrange_overlap(z, (struct vrange){s->tex_lo, s->tex_len})))
@@ -319,9 +326,7 @@ static int place_state(struct binner *b, struct gt_diag *d)
     /* The newest scene in flight that writes the texture's bytes (k of
      * them up to it), if any. */
     unsigned k = b->ninflight;
-    while (k && !vrange_overlap(tex, (struct vrange){b->inflight[k - 1]->fb_lo, b->inflight[k - 1]->fb_len}) &&
-           !vrange_overlap(tex, (struct vrange){b->inflight[k - 1]->z_lo, b->inflight[k - 1]->z_len}))
-        k--;
+    while (k && !scene_writes(b->inflight[k - 1], tex)) k--;
     /* How the draw reads its texture: from the cache (§6), from a copy
      * taken now, or live from memory when its scene runs. A draw that
      * textures from what scenes in flight draw (render to texture) and
@@ -420,9 +425,7 @@ static bool scene_touches(const struct scene *s, uint32_t addr, uint32_t len, bo
     if (!s->active) return false;
     if (mem_is_vram(addr)) {
         struct vrange r = {addr & (GT_VRAM_SIZE - 1), len >= GT_VRAM_SIZE ? GT_VRAM_SIZE : len};
-        return vrange_overlap(r, (struct vrange){s->fb_lo, s->fb_len}) ||
-               vrange_overlap(r, (struct vrange){s->z_lo, s->z_len}) ||
-               (write && vrange_overlap(r, (struct vrange){s->tex_lo, s->tex_len}));
+        return scene_writes(s, r) || (write && vrange_overlap(r, (struct vrange){s->tex_lo, s->tex_len}));
     }
     /* Drawing writes VRAM only; textures may be read from anywhere. */
     uint64_t lo = addr & GT_ADDR_MASK, hi = lo + len;

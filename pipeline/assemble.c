@@ -358,7 +358,7 @@ struct xform_job {
 
 static void xform_vertices(void *ctx, uint32_t b, uint32_t e)
 {
-    const struct xform_job *j = ctx;
+    struct xform_job *j = ctx;
     const struct gt_xform *xf = j->xf;
     for (uint32_t i = b; i < e; i++) {
         struct gt_vin in;
@@ -367,9 +367,8 @@ static void xform_vertices(void *ctx, uint32_t b, uint32_t e)
         if (!xf->vd.tc) memcpy(in.uv, j->last_uv, sizeof in.uv);
         if (!xf->vd.nrm) memcpy(in.nrm, j->last_nrm, sizeof in.nrm);
         if (j->first + i == j->count - 1) { /* one chunk has it */
-            struct xform_job *w = ctx;
-            memcpy(w->end_uv, in.uv, sizeof w->end_uv);
-            memcpy(w->end_nrm, in.nrm, sizeof w->end_nrm);
+            memcpy(j->end_uv, in.uv, sizeof j->end_uv);
+            memcpy(j->end_nrm, in.nrm, sizeof j->end_nrm);
         }
         xform_vertex(xf, &in, &j->out[i]);
     }
