@@ -11,6 +11,8 @@
  * points are walked in their own order and filtered per pixel. */
 #include "raster.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "compat.h"
@@ -317,9 +319,14 @@ static void draw_line(const struct rast_prim *p, const struct rast_state *st, co
 {
     unsigned list[RP_COUNT];
     unsigned n = used_planes(p, st, list);
-    for (int32_t i = 0; i < p->lsteps; i++) {
-        int32_t X = p->lx + (int32_t)((int64_t)p->ldx * i / p->lsteps);
-        int32_t Y = p->ly + (int32_t)((int64_t)p->ldy * i / p->lsteps);
+    /* PPSSPP DrawLine steps its position in doubles (x += xinc each step)
+     * and truncates it: the exact quotient dx * i / steps is not rounded
+     * toward zero first (that moved descending lines by one unit, and a
+     * pixel when the unit crossed a pixel edge). */
+    const double xinc = (double)p->ldx / p->lsteps, yinc = (double)p->ldy / p->lsteps;
+    double fx = p->lx, fy = p->ly;
+    for (int32_t i = 0; i < p->lsteps; i++, fx += xinc, fy += yinc) {
+        int32_t X = (int32_t)floor(fx), Y = (int32_t)floor(fy);
         int32_t x = X >> 4, y = Y >> 4;
         if (x < p->x0 || x > p->x1 || y < p->y0 || y > p->y1 || !owns(t, st, x, y)) continue;
         int64_t val[RP_COUNT] = {0};

@@ -22,6 +22,7 @@
  *    with the 128-segment table (§1: there is no divider). */
 #include "raster.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "compat.h"
@@ -412,8 +413,12 @@ bool rast_setup_line(struct rast_prim *p, const struct rast_state *st, const str
     p->lx = v0->x16 > v1->x16 ? v0->x16 - 1 : v0->x16;
     p->ly = v0->y16 > v1->y16 ? v0->y16 - 1 : v0->y16;
     p->ldx = dx, p->ldy = dy, p->lsteps = steps;
-    int32_t ex = p->lx + (int32_t)((int64_t)dx * (steps - 1) / steps);
-    int32_t ey = p->ly + (int32_t)((int64_t)dy * (steps - 1) / steps);
+    /* The last position as raster.c draw_line reaches it: steps - 1
+     * additions of the double increment, floored. */
+    const double xinc = (double)dx / steps, yinc = (double)dy / steps;
+    double fx = p->lx, fy = p->ly;
+    for (int32_t i = 1; i < steps; i++) fx += xinc, fy += yinc;
+    int32_t ex = (int32_t)floor(fx), ey = (int32_t)floor(fy);
     p->x0 = floor16(p->lx < ex ? p->lx : ex), p->x1 = floor16(p->lx < ex ? ex : p->lx);
     p->y0 = floor16(p->ly < ey ? p->ly : ey), p->y1 = floor16(p->ly < ey ? ey : p->ly);
     if (!clip_box(p, st)) return false;
