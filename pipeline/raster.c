@@ -12,7 +12,6 @@
 #include "raster.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "compat.h"

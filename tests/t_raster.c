@@ -925,6 +925,41 @@ TEST(raster_line_gouraud)
     rt_free(&t);
 }
 
+TEST(raster_line_steps_round_down)
+{
+    /* Virtua Tennis's court line: from (5581, 3941) to (3951, 3934) in
+     * 1/16 pixel, 101 steps starting one unit back on both axes (5580,
+     * 3940), dy -7 shortened to -6 (PPSSPP DrawLine shortens a backward
+     * run of at most 16 units by one). DrawLine steps the position by
+     * d / steps and drops the fraction, so step i is at
+     * start + floor(d * i / steps); -6 * i / 101 is never within 10^-2 of
+     * an integer for 0 < i < 101, so that exact rational floor is also
+     * what the double sum gives. Rounding the quotient toward zero instead
+     * puts step 81 (Y 3940 - 4.81) in row 246, not 245. */
+    struct rt t;
+    rt_init(&t);
+    struct vtx v[2] = {{5581, 3941, 0, 0xFFFFFFFFu, 0, 0}, {3951, 3934, 0, 0xFFFFFFFFu, 0, 0}};
+    prim(&t, P_LINES, VF_FLOAT, v, 2); /* float: positions off the pixel grid */
+    rt_run(&t);
+    static bool want[16][160]; /* rows 240..255, columns 230..389 */
+    memset(want, 0, sizeof want);
+    for (int i = 0; i < 101; i++) {
+        int x16 = 5580 * 101 - 1630 * i, y16 = 3940 * 101 - 6 * i; /* times 101, both positive */
+        int x = x16 / 101 / 16, y = y16 / 101 / 16;
+        want[y - 240][x - 230] = true;
+    }
+    CHECK(want[245 - 240][(5580 * 101 - 1630 * 81) / 101 / 16 - 230]);
+    for (int y = 240; y < 256; y++)
+        for (int x = 230; x < 390; x++) {
+            uint32_t got = fbpx(&t, x, y);
+            if (want[y - 240][x - 230])
+                CHECK_MSG((got & 0xFFFFFF) == 0xFFFFFF, "pixel (%d,%d) on the line but 0x%08x", x, y, got);
+            else
+                CHECK_MSG(got == 0, "pixel (%d,%d) not on the line but 0x%08x", x, y, got);
+        }
+    rt_free(&t);
+}
+
 /* ---- 7. Pixels past the stride --------------------------------------------- */
 
 static void past_stride_state(struct rt *t)
