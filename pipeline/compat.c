@@ -40,7 +40,7 @@ static const struct { const char *name; unsigned flag; } compat_names[] = {
     {"arith", GT_COMPAT_ARITH}, {"merge", GT_COMPAT_MERGE}, {"viewer", GT_COMPAT_VIEWER}, {"replay", GT_COMPAT_REPLAY}, {"atest", GT_COMPAT_ATEST},
     {"round", GT_COMPAT_ROUND}, {"rectedge", GT_COMPAT_RECTEDGE}, {"light", GT_COMPAT_LIGHT},
     {"planes", GT_COMPAT_PLANES}, {"aaline", GT_COMPAT_AALINE},
-    {"texcache", GT_COMPAT_TEXCACHE}, {"all", GT_COMPAT_ALL}, {"none", 0},
+    {"texcache", GT_COMPAT_TEXCACHE}, {"lod", GT_COMPAT_LOD}, {"all", GT_COMPAT_ALL}, {"none", 0},
 };
 
 int gt_compat_parse(const char *list, unsigned *flags)
@@ -301,6 +301,99 @@ void compat_pixel(const struct rast_prim *p, const struct rast_state *st, int32_
     *v = (int32_t)(vv > INT32_MAX ? INT32_MAX : vv < INT32_MIN ? INT32_MIN : vv);
 #else
     (void)p, (void)st, (void)px, (void)py, (void)z, (void)prim, (void)sec, (void)fog, (void)u, (void)v, (void)round_uv;
+#endif
+}
+
+/* ---- lod ------------------------------------------------------------------ */
+
+#ifdef GT_PPSSPP_COMPAT
+/* Float barycentric s, t (normalised, as PPSSPP's GetTextureCoordinates*)
+ * and screen-linear clip w of triangle p at pixel (px, py). */
+static void compat_stw(const struct rast_prim *p, const struct rast_state *st, int32_t px, int32_t py, float *s,
+                       float *t, float *cw)
+{
+    const struct compat_vertex *c = p->cv;
+    int64_t X = 16 * (int64_t)px + 7, Y = 16 * (int64_t)py + 7;
+    float w[3];
+    int64_t sum = 0;
+    for (int i = 0; i < 3; i++) {
+        const struct compat_vertex *a = &c[(i + 1) % 3], *b = &c[(i + 2) % 3];
+        int64_t e = (a->x - X) * (b->y - Y) - (b->x - X) * (a->y - Y);
+        w[i] = (float)e;
+        sum += e;
+    }
+    float recip = 1.0f / (float)sum;
+    *cw = (c[0].w * w[0] + c[1].w * w[1] + c[2].w * w[2]) * recip;
+    unsigned lw = st->smp.wlog[0], lh = st->smp.hlog[0];
+    if (st->through) {
+        *s = (c[0].s * w[0] + c[1].s * w[1] + c[2].s * w[2]) * recip * (1.0f / (float)(1u << lw));
+        *t = (c[0].t * w[0] + c[1].t * w[1] + c[2].t * w[2]) * recip * (1.0f / (float)(1u << lh));
+    } else {
+        float wq[3];
+        for (int i = 0; i < 3; i++) wq[i] = w[i] * (1.0f / c[i].w);
+        float qr = st->tex_proj ? 1.0f / (c[0].q * wq[0] + c[1].q * wq[1] + c[2].q * wq[2]) : 1.0f / (wq[0] + wq[1] + wq[2]);
+        *s = (c[0].s * wq[0] + c[1].s * wq[1] + c[2].s * wq[2]) * qr;
+        *t = (c[0].t * wq[0] + c[1].t * wq[1] + c[2].t * wq[2]) * qr;
+    }
+}
+
+/* Rasterizer.cpp TexLog2: exponent and top 4 mantissa bits, sign dropped. */
+static int32_t texlog2f(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return (int32_t)((u >> 19) & 0x0FFF) - 127 * 16;
+}
+#endif
+
+bool compat_lod(const struct rast_prim *p, const struct rast_state *st, int32_t px, int32_t py, unsigned *level,
+                unsigned *frac)
+{
+#ifdef GT_PPSSPP_COMPAT
+    const struct gt_sampler *sm = &st->smp;
+    const struct compat_vertex *c = p->cv;
+    /* DrawTriangleSlice walks 2x2 quads from the bin range's top-left:
+     * the pixel holding the leftmost (topmost) vertex, or the scissor. */
+    int32_t ox = c[0].x, oy = c[0].y;
+    for (int i = 1; i < 3; i++) {
+        if (c[i].x < ox) ox = c[i].x;
+        if (c[i].y < oy) oy = c[i].y;
+    }
+    ox >>= 4, oy >>= 4;
+    if (ox < st->sc_x0) ox = st->sc_x0;
+    if (oy < st->sc_y0) oy = st->sc_y0;
+    int32_t qx = px - ((px - ox) & 1), qy = py - ((py - oy) & 1);
+    int32_t detail;
+    switch (sm->lod_mode) {
+    case GT_LOD_AUTO: {
+        float s0, t0, s1, t1, s2, t2, w0, w1, w2;
+        compat_stw(p, st, qx, qy, &s0, &t0, &w0);
+        compat_stw(p, st, qx + 1, qy, &s1, &t1, &w1);
+        compat_stw(p, st, qx, qy + 1, &s2, &t2, &w2);
+        float ds = fabsf((s1 - s0) * (float)(1u << sm->wlog[0])), dt = fabsf((t2 - t0) * (float)(1u << sm->hlog[0]));
+        detail = texlog2f(ds > dt ? ds : dt);
+        break;
+    }
+    case GT_LOD_SLOPE: {
+        float s0, t0, w0;
+        compat_stw(p, st, qx, qy, &s0, &t0, &w0);
+        detail = texlog2f(2.0f * w0 * to_f(sm->slope));
+        break;
+    }
+    default: detail = 0; break;
+    }
+    detail += sm->bias;
+    *level = 0, *frac = 0;
+    if (detail > 0 && sm->max_level > 0) {
+        int32_t d8 = detail < (int32_t)(16 * sm->max_level) ? detail : (int32_t)(16 * sm->max_level);
+        if (!sm->mip_linear) d8 += 8;
+        *level = (unsigned)d8 >> 4;
+        *frac = sm->mip_linear ? (unsigned)d8 & 15 : 0;
+    }
+    return detail <= 0;
+#else
+    (void)p, (void)st, (void)px, (void)py, (void)level, (void)frac;
+    return true;
 #endif
 }
 

@@ -37,6 +37,14 @@
  *            order (assemble.c) or that reversed, whichever is
  *            counter-clockwise. (Near-plane clipping itself follows PPSSPP
  *            in every build; it was the switch "clip".)
+ *   lod      §2 "the mip level is computed once per 4-pixel span, at the
+ *            span's second pixel": PPSSPP computes it once per 2x2 quad
+ *            (quads start at the pixel of the triangle's top-left vertex or
+ *            the scissor), at the quad's top-left pixel, from float
+ *            barycentric s, t (auto mode: s difference to the right, t
+ *            difference below) or, in slope mode, from clip w interpolated
+ *            linearly in screen space (not perspective-correct). Only with
+ *            "planes" (it needs the float vertices).
  *   aaline   not a GE rule: PPSSPP decides its blend shortcuts from the
  *            vertex alphas (all 0xFF: source alpha becomes ONE, inverse
  *            source alpha ZERO), and DrawLine then sets an antialiased
@@ -72,7 +80,8 @@ enum gt_compat_flag {
     GT_COMPAT_TEXCACHE = 1u << 8,
     GT_COMPAT_PLANES = 1u << 9,
     GT_COMPAT_AALINE = 1u << 10,
-    GT_COMPAT_ALL = (1u << 11) - 1,
+    GT_COMPAT_LOD = 1u << 11,
+    GT_COMPAT_ALL = (1u << 12) - 1,
 };
 
 #ifdef GT_PPSSPP_COMPAT
@@ -131,6 +140,15 @@ void compat_keep_vertices(struct rast_prim *p, const struct gt_vout *const *v);
  * texels, 8 fraction bits; rounded when round_uv, else truncated). */
 void compat_pixel(const struct rast_prim *p, const struct rast_state *st, int32_t px, int32_t py, uint16_t *z,
                   uint8_t prim[4], uint8_t sec[3], uint8_t *fog, int32_t *u, int32_t *v, bool round_uv);
+
+/* ---- lod ---- */
+/* PPSSPP's mip level for triangle p at pixel (px, py) (CalculateSamplingParams
+ * as DrawTriangleSlice calls it): once per 2x2 quad, from the quad's
+ * top-left pixel; auto mode from the float s difference to the right and
+ * t difference below; slope mode from the screen-linear clip w. Returns
+ * true when magnified. */
+bool compat_lod(const struct rast_prim *p, const struct rast_state *st, int32_t px, int32_t py, unsigned *level,
+                unsigned *frac);
 
 /* ---- pixel trace (diagnostic build only) ---- */
 /* GETILE_TRACE=X,Y[,FBADDR] (hex address, optional): every write to the
