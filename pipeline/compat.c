@@ -424,7 +424,7 @@ bool compat_trace_wanted(uint32_t fb_addr, uint32_t wx, uint32_t wy)
 
 void compat_trace_pixel(const struct rast_prim *p, const struct rast_state *st, int32_t x, int32_t y, uint16_t z,
                         const uint8_t prim[4], const uint8_t out[4], int32_t u, int32_t v, uint32_t before,
-                        uint32_t after)
+                        uint32_t after, unsigned level, unsigned frac, bool magnify)
 {
     static const char *kind[] = {"triangle", "rect", "line", "point"};
     fprintf(stderr,
@@ -442,6 +442,18 @@ void compat_trace_pixel(const struct rast_prim *p, const struct rast_state *st, 
         fprintf(stderr, "    vertices (1/16 px): (%d,%d) (%d,%d) (%d,%d)\n", p->cv[0].x, p->cv[0].y, p->cv[1].x, p->cv[1].y,
                 p->cv[2].x, p->cv[2].y);
 #endif
+    if (p->kind == RAST_LINE)
+        fprintf(stderr, "    line lx %d ly %d ldx %d ldy %d steps %d\n", p->lx, p->ly, p->ldx, p->ldy, p->lsteps);
+    if (!st->textured) return;
+    const struct gt_sampler *sm = &st->smp;
+    fprintf(stderr,
+            "    smp: level %u frac %u mag %d | min %d mag %d mip %d/%d maxl %u lodmode %u bias %d slope %08x "
+            "clamp %d%d clutfmt %u sh %u mask %02x off %u | texfunc %u tex_alpha %d\n",
+            level, frac, magnify, sm->min_linear, sm->mag_linear, sm->mip_enabled, sm->mip_linear, sm->max_level,
+            sm->lod_mode, sm->bias, (unsigned)sm->slope, sm->clamp_u, sm->clamp_v, sm->tex.clut_format,
+            sm->tex.clut_shift, sm->tex.clut_mask, sm->tex.clut_offset, (unsigned)st->px.tex_func, st->px.tex_alpha);
+    for (unsigned l = 0; l <= sm->max_level; l++)
+        fprintf(stderr, "      L%u %08x %ux%u\n", l, sm->tex.level[l].addr, 1u << sm->wlog[l], 1u << sm->hlog[l]);
 }
 
 /* ---- light ---------------------------------------------------------------- */

@@ -153,12 +153,13 @@ bool compat_lod(const struct rast_prim *p, const struct rast_state *st, int32_t 
 /* ---- pixel trace (diagnostic build only) ---- */
 /* GETILE_TRACE=X,Y[,FBADDR] (hex address, optional): every write to the
  * pixel at written position (X, Y) of any (or that) color buffer is printed
- * to stderr with its primitive, inputs and the value before and after. Use
+ * to stderr with its primitive, inputs, sampler state (mip level and
+ * fraction, magnification) and the value before and after. Use
  * --threads 1 so the lines come in drawing order. */
 bool compat_trace_wanted(uint32_t fb_addr, uint32_t wx, uint32_t wy);
 void compat_trace_pixel(const struct rast_prim *p, const struct rast_state *st, int32_t x, int32_t y, uint16_t z,
                         const uint8_t prim[4], const uint8_t out[4], int32_t u, int32_t v, uint32_t before,
-                        uint32_t after);
+                        uint32_t after, unsigned level, unsigned frac, bool magnify);
 
 /* ---- light ---- */
 /* PPSSPP's light term for light color l, material color m and intensity f

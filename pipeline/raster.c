@@ -201,15 +201,7 @@ static void shade(const struct rast_prim *p, const struct rast_state *st, struct
     if (traced) {
         uint32_t after = 0;
         memcpy(&after, fb, bpp);
-        compat_trace_pixel(p, st, x, y, z, prim, out, u, v, before, after);
-        if (p->kind == RAST_LINE) fprintf(stderr, "    line lx %d ly %d ldx %d ldy %d steps %d\n", p->lx, p->ly, p->ldx, p->ldy, p->lsteps);
-        if (st->textured) {
-            const struct gt_sampler *sm = &st->smp;
-            fprintf(stderr, "    smp: level %u frac %u mag %d | min %d mag %d mip %d/%d maxl %u lodmode %u bias %d slope %08x wrapclamp %d%d clutfmt %u sh %u mask %02x off %u | texfunc %u tex_alpha %d\n",
-                    lod->level, lod->frac, lod->magnify, sm->min_linear, sm->mag_linear, sm->mip_enabled, sm->mip_linear,
-                    sm->max_level, sm->lod_mode, sm->bias, (unsigned)sm->slope, sm->clamp_u, sm->clamp_v, sm->tex.clut_format, sm->tex.clut_shift, sm->tex.clut_mask, sm->tex.clut_offset, (unsigned)st->px.tex_func, st->px.tex_alpha);
-            for (unsigned l = 0; l <= sm->max_level; l++) fprintf(stderr, "      L%u %08x %ux%u\n", l, sm->tex.level[l].addr, 1u << sm->wlog[l], 1u << sm->hlog[l]);
-        }
+        compat_trace_pixel(p, st, x, y, z, prim, out, u, v, before, after, lod->level, lod->frac, lod->magnify);
     }
 #endif
     stats->pixels++;
