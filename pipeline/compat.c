@@ -267,7 +267,11 @@ void compat_pixel(const struct rast_prim *p, const struct rast_state *st, int32_
     }
     float recip = 1.0f / (float)sum;
     if (!(c[0].z == c[1].z && c[0].z == c[2].z)) {
-        float zf = (w[0] * (float)c[0].z + w[1] * (float)c[1].z + w[2] * (float)c[2].z) * recip;
+        /* Rasterizer.cpp DrawTriangleSlice: (zfloats * wsum_recip).Cast<int>(),
+         * which is CVTPS2DQ: rounded to nearest (ties to even) whatever the
+         * game's rounding mode ("round" does not apply: the references of
+         * truncating games fit rounded depth too). */
+        float zf = nearbyintf((w[0] * (float)c[0].z + w[1] * (float)c[1].z + w[2] * (float)c[2].z) * recip);
         *z = (uint16_t)(zf < 0.0f ? 0 : zf > 65535.0f ? 65535 : (int)zf);
     }
     if (!p->flat_color) {

@@ -30,7 +30,8 @@
  *            also the render target from memory while drawing.
  *   planes   §2 "fixed-point planes divided through the area table":
  *            PPSSPP interpolates triangles per pixel from float barycentric
- *            weights: depth truncated, colors converted as "round" says,
+ *            weights: depth rounded to nearest (CVTPS2DQ, in every game),
+ *            colors converted as "round" says,
  *            texture coordinates perspective-corrected in floats. The
  *            weights depend on the vertex order, so a triangle is drawn in
  *            the order it reaches BinManager::AddTriangle: its clipping
