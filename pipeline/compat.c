@@ -243,6 +243,22 @@ static uint8_t fog8(float f)
     return (uint8_t)(f * 256.0f);
 }
 
+/* DrawTriangleSlice's barycentric weights of the three vertices c at pixel
+ * (px, py) (edge functions at 16 px + 7, converted to float); returns
+ * 1 / their sum. */
+static float compat_weights(const struct compat_vertex *c, int32_t px, int32_t py, float w[3])
+{
+    int64_t X = 16 * (int64_t)px + 7, Y = 16 * (int64_t)py + 7;
+    int64_t sum = 0;
+    for (int i = 0; i < 3; i++) {
+        const struct compat_vertex *a = &c[(i + 1) % 3], *b = &c[(i + 2) % 3];
+        int64_t e = (a->x - X) * (b->y - Y) - (b->x - X) * (a->y - Y);
+        w[i] = (float)e;
+        sum += e;
+    }
+    return 1.0f / (float)sum;
+}
+
 static int64_t uv_fixed(float s, unsigned lg, bool round_uv)
 {
     float u = s * (float)(256u << lg);
@@ -256,16 +272,8 @@ void compat_pixel(const struct rast_prim *p, const struct rast_state *st, int32_
 {
 #ifdef GT_PPSSPP_COMPAT
     const struct compat_vertex *c = p->cv;
-    int64_t X = 16 * (int64_t)px + 7, Y = 16 * (int64_t)py + 7;
     float w[3];
-    int64_t sum = 0;
-    for (int i = 0; i < 3; i++) {
-        const struct compat_vertex *a = &c[(i + 1) % 3], *b = &c[(i + 2) % 3];
-        int64_t e = (a->x - X) * (b->y - Y) - (b->x - X) * (a->y - Y);
-        w[i] = (float)e;
-        sum += e;
-    }
-    float recip = 1.0f / (float)sum;
+    float recip = compat_weights(c, px, py, w);
     if (!(c[0].z == c[1].z && c[0].z == c[2].z)) {
         /* Rasterizer.cpp DrawTriangleSlice: (zfloats * wsum_recip).Cast<int>(),
          * which is CVTPS2DQ: rounded to nearest (ties to even) whatever the
@@ -317,16 +325,8 @@ static void compat_stw(const struct rast_prim *p, const struct rast_state *st, i
                        float *t, float *cw)
 {
     const struct compat_vertex *c = p->cv;
-    int64_t X = 16 * (int64_t)px + 7, Y = 16 * (int64_t)py + 7;
     float w[3];
-    int64_t sum = 0;
-    for (int i = 0; i < 3; i++) {
-        const struct compat_vertex *a = &c[(i + 1) % 3], *b = &c[(i + 2) % 3];
-        int64_t e = (a->x - X) * (b->y - Y) - (b->x - X) * (a->y - Y);
-        w[i] = (float)e;
-        sum += e;
-    }
-    float recip = 1.0f / (float)sum;
+    float recip = compat_weights(c, px, py, w);
     *cw = (c[0].w * w[0] + c[1].w * w[1] + c[2].w * w[2]) * recip;
     unsigned lw = st->smp.wlog[0], lh = st->smp.hlog[0];
     if (st->through) {
