@@ -40,7 +40,7 @@ static const struct { const char *name; unsigned flag; } compat_names[] = {
     {"arith", GT_COMPAT_ARITH}, {"merge", GT_COMPAT_MERGE}, {"viewer", GT_COMPAT_VIEWER}, {"replay", GT_COMPAT_REPLAY}, {"atest", GT_COMPAT_ATEST},
     {"round", GT_COMPAT_ROUND}, {"rectedge", GT_COMPAT_RECTEDGE}, {"light", GT_COMPAT_LIGHT},
     {"planes", GT_COMPAT_PLANES}, {"aaline", GT_COMPAT_AALINE},
-    {"texcache", GT_COMPAT_TEXCACHE}, {"lod", GT_COMPAT_LOD}, {"all", GT_COMPAT_ALL}, {"none", 0},
+    {"texcache", GT_COMPAT_TEXCACHE}, {"lod", GT_COMPAT_LOD}, {"lineedge", GT_COMPAT_LINEEDGE}, {"all", GT_COMPAT_ALL}, {"none", 0},
 };
 
 int gt_compat_parse(const char *list, unsigned *flags)

@@ -50,6 +50,14 @@
  *            vertex alphas (all 0xFF: source alpha becomes ONE, inverse
  *            source alpha ZERO), and DrawLine then sets an antialiased
  *            line's alpha to 0x7F, which no longer blends.
+ *   lineedge not a GE rule: PPSSPP's DrawLine keeps a step when its
+ *            unfloored position (doubles, 1/16 pixel) is within the range
+ *            it draws, whose right and bottom bounds are the last 1/16 unit
+ *            of the scissor's last pixel: a step between that unit and the
+ *            next pixel, which truncates into the last column or row, is
+ *            dropped. (The same test against the borders of PPSSPP's
+ *            per-thread bins, which depend on its thread count, is not
+ *            emulated.)
  *   rectedge not a GE rule: PPSSPP walks rectangles in 2x2 quads and
  *            draws the second column (row) of a quad when its centre lies
  *            on the right (bottom) edge, where the first one needs it inside.
@@ -82,7 +90,8 @@ enum gt_compat_flag {
     GT_COMPAT_PLANES = 1u << 9,
     GT_COMPAT_AALINE = 1u << 10,
     GT_COMPAT_LOD = 1u << 11,
-    GT_COMPAT_ALL = (1u << 12) - 1,
+    GT_COMPAT_LINEEDGE = 1u << 12,
+    GT_COMPAT_ALL = (1u << 13) - 1,
 };
 
 #ifdef GT_PPSSPP_COMPAT

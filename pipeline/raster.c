@@ -330,6 +330,7 @@ static void draw_line(const struct rast_prim *p, const struct rast_state *st, co
         int32_t X = (int32_t)floor(fx), Y = (int32_t)floor(fy);
         int32_t x = X >> 4, y = Y >> 4;
         if (x < p->x0 || x > p->x1 || y < p->y0 || y > p->y1 || !owns(t, st, x, y)) continue;
+        if (GT_COMPAT(LINEEDGE) && (fx > 16.0 * st->sc_x1 + 15 || fy > 16.0 * st->sc_y1 + 15)) continue;
         int64_t val[RP_COUNT] = {0};
         for (unsigned j = 0; j < n; j++) {
             unsigned k = list[j];
