@@ -25,7 +25,14 @@
  *   replay   §7: PPSSPP's replayer copies a FRAMEBUF record's texture into
  *            VRAM when it reads the record, but the GE runs the draws and
  *            block transfers queued since the replayer's last stall only
- *            after it: the copy lands before them.
+ *            after it: the copy lands before them. Also, the replayer maps
+ *            dump data in 1 MiB slabs at 256-byte aligned addresses
+ *            (BufMapping::MapSlab), so a record at an unaligned dump offset
+ *            keeps those low four bits. The GE drops them from CLUT,
+ *            texture and transfer addresses, so it reads up to 15 bytes of
+ *            the dump before the record. getile copies each record
+ *            16-byte aligned; with the switch it copies the record's
+ *            16-byte granules of dump data at the same low bits.
  *   texcache §6: PPSSPP has no texture cache and reads a texture that is
  *            also the render target from memory while drawing.
  *   planes   §2 "fixed-point planes divided through the area table":

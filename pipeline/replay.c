@@ -132,7 +132,16 @@ static int map_data(struct replay *rp, const struct dump_record *rec, uint32_t *
         h = (h + 1) & mask;
     }
     if (slot == UINT32_MAX) slot = h;
-    uint32_t need = rec->size ? (rec->size + 15) & ~15u : 16;
+    /* Diagnostic build ("replay"): PPSSPP maps the dump data in 1 MiB slabs
+     * at 256-byte aligned addresses, so a record keeps its dump offset's low
+     * four bits. The GE drops them from CLUT, texture and transfer
+     * addresses and reads from up to 15 bytes before the record: the dump
+     * bytes there. So the 16-byte granules around the record are copied
+     * with it. A record straddling two slabs gets its own aligned copy
+     * (BufMapping::MapExtra). */
+    bool slab = GT_COMPAT(REPLAY) && rec->size && rec->offset >> 20 == (rec->offset + rec->size - 1) >> 20;
+    uint32_t lead = slab ? rec->offset & 15 : 0;
+    uint32_t need = rec->size ? (lead + rec->size + 15) & ~15u : 16;
     if (need > ARENA_HALF)
         return gt_fail(d, GT_ETOO_BIG, "a %u-byte %s record is larger than replay's RAM arena half (%u bytes)",
                        rec->size, dump_type_name(rec->type), ARENA_HALF);
@@ -145,11 +154,13 @@ static int map_data(struct replay *rp, const struct dump_record *rec, uint32_t *
         rp->half_switched = true;
         rp->r->stats.arena_resets++;
     }
-    *addr = rp->arena_pos;
+    *addr = rp->arena_pos + lead;
     /* Drawing still pending may read a texture in the arena's recycled half. */
     int rc = sync(rp, rp->arena_pos, need, d);
     if (rc < 0) return rc;
-    rc = mem_write(&rp->r->mem, rp->arena_pos, rp->dp->data + rec->offset, rec->size, d);
+    uint32_t from = rec->offset - lead, len = slab ? need : rec->size;
+    if (len > rp->dp->data_size - from) len = rp->dp->data_size - from;
+    rc = mem_write(&rp->r->mem, rp->arena_pos, rp->dp->data + from, len, d);
     if (rc < 0) return rc;
     rp->arena_pos += need;
     rp->map[slot] = (struct map_entry){rec->offset, rec->size ? rec->size : 1, *addr, 0};
