@@ -466,10 +466,75 @@ AVX2_FN __attribute__((always_inline)) static inline gefloat row_sum_avx2(__m128
     return row_sum_core_avx2(k, va, vb, ea, eb);
 }
 
+/* row_sum_avx2 out of line: dot4_avx2's way out for the rare calls its
+ * short path does not cover. */
+AVX2_FN __attribute__((noinline)) static gefloat row_sum_full_avx2(__m128i va, __m128i vb)
+{
+    return row_sum_avx2(va, vb);
+}
+
+/* gemath_dot4 and gemath_dot3: row_sum_avx2 with fewer instructions on the
+ * calls that matter (no operand with exponent field 255, and the largest
+ * key in 143..379: row_pack_avx2's short case); row_sum_full_avx2 takes the
+ * others. With independent calls back to back the cost follows the number
+ * of vector instructions (the code is bound by the three vector ports), so
+ * this path saves instructions, not latency. Differences in form from
+ * row_sum_core_avx2, not in value:
+ *  - the exponent-255 test is folded into the key instead of a branch: m
+ *    is -1 (the compare) in a lane with such an operand, so x signed by m
+ *    is negative there, ~key has a high half of 0, vphminposuw returns 0,
+ *    kmax reads as 0xFFFF, out of range, and the call goes to
+ *    row_sum_full_avx2, which canonicalises;
+ *  - a zero product (m = 0) keeps x = 0 in the shift count as well, so its
+ *    shift y - mn = kmax + 15 >= 158 on this path and vpsrlvd gives 0
+ *    already. The sign can then come from a signed by b, which is nonzero
+ *    with the product's sign wherever both factors are nonzero (a is then
+ *    neither +0 nor -0, so negating it flips its sign): one vpsignd
+ *    instead of two;
+ *  - the range test works on n = 0xFFFF - kmax as vphminposuw gives it,
+ *    and the exponent is added as (0xFFFF - 269 - n) << 23. */
+AVX2_FN __attribute__((always_inline)) static inline gefloat row_sum_short_avx2(__m128i va, __m128i vb)
+{
+    const struct vec_consts *k = vec_consts();
+    const __m128i expmask = VCONST(k, expmask);
+    __m128i ea = _mm_and_si128(va, expmask), eb = _mm_and_si128(vb, expmask);
+    __m128i m = _mm_or_si128(_mm_min_epu32(ea, eb), _mm_cmpeq_epi32(_mm_max_epu32(ea, eb), expmask));
+    __m128i x = _mm_sign_epi32(_mm_srli_epi32(_mm_add_epi32(ea, eb), 23), m);
+    const __m128i sigbytes = VCONST(k, sigbytes), hidden = VCONST(k, hidden);
+    __m128i ma = _mm_or_si128(_mm_shuffle_epi8(va, sigbytes), hidden);
+    __m128i mb = _mm_or_si128(_mm_shuffle_epi8(vb, sigbytes), hidden);
+    __m128i p = _mm_mullo_epi32(ma, mb);
+    __m128i nkey = _mm_sub_epi32(_mm_xor_si128(x, VCONST(k, ones)), _mm_srli_epi32(_mm_mulhi_epu16(ma, mb), 15));
+    __m128i mn = _mm_shuffle_epi8(_mm_minpos_epu16(nkey), VCONST(k, word0));
+    __m128i y = _mm_sub_epi32(VCONST(k, c1000e), x);
+    __asm__("" : "+x"(y)); /* as in row_sum_core_avx2 */
+    __m128i t = _mm_srlv_epi32(p, _mm_sub_epi32(y, mn));
+    t = _mm_sign_epi32(t, _mm_sign_epi32(va, vb));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4E));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xB1));
+    uint32_t r = (uint32_t)_mm_cvtsi128_si32(_mm_castps_si128(_mm_cvtepi32_ps(t)));
+    uint32_t n = (uint32_t)_mm_cvtsi128_si32(mn); /* 0xFFFF - kmax */
+    if (__builtin_expect(n - (0xFFFFu - 379u) > 379u - 143u, 0)) return row_sum_full_avx2(va, vb);
+    if (__builtin_expect(r == 0, 0)) return GEMATH_ZERO;
+    return (r - (n << 23) + ((0xFFFFu - 269u) << 23)) & 0xFFFFFF00u;
+}
+
 AVX2_FN static gefloat dot4_avx2(const gefloat a[4], const gefloat b[4])
 {
-    return row_sum_avx2(_mm_loadu_si128((const __m128i *)(const void *)a),
-                        _mm_loadu_si128((const __m128i *)(const void *)b));
+    return row_sum_short_avx2(_mm_loadu_si128((const __m128i *)(const void *)a),
+                              _mm_loadu_si128((const __m128i *)(const void *)b));
+}
+
+/* gemath_dot3: the three values and a zero lane straight into registers (8
+ * bytes, then the third value), not through a padded copy on the stack: a
+ * 16-byte load of data just written by smaller stores cannot be forwarded
+ * from them and waits for the stores to complete (about 3x the cost of the
+ * row sum itself). */
+AVX2_FN static gefloat dot3_avx2(const gefloat a[3], const gefloat b[3])
+{
+    __m128i va = _mm_insert_epi32(_mm_loadl_epi64((const __m128i *)(const void *)a), (int)a[2], 2);
+    __m128i vb = _mm_insert_epi32(_mm_loadl_epi64((const __m128i *)(const void *)b), (int)b[2], 2);
+    return row_sum_short_avx2(va, vb);
 }
 
 /* The rows one at a time (used when an operand has exponent field 255). */
@@ -595,6 +660,9 @@ gefloat gemath_dot4(const gefloat a[4], const gefloat b[4])
 
 gefloat gemath_dot3(const gefloat a[3], const gefloat b[3])
 {
+#ifdef GEMATH_AVX2
+    if (__builtin_expect(have_avx2, 1)) return dot3_avx2(a, b);
+#endif
     const gefloat a4[4] = {a[0], a[1], a[2], GEMATH_ZERO};
     const gefloat b4[4] = {b[0], b[1], b[2], GEMATH_ZERO};
     return gemath_dot4(a4, b4);
