@@ -476,21 +476,27 @@ AVX2_FN __attribute__((noinline)) static gefloat row_sum_full_avx2(__m128i va, _
 /* gemath_dot4 and gemath_dot3: row_sum_avx2 with fewer instructions on the
  * calls that matter (no operand with exponent field 255, and the largest
  * key in 143..379: row_pack_avx2's short case); row_sum_full_avx2 takes the
- * others. With independent calls back to back the cost follows the number
- * of vector instructions (the code is bound by the three vector ports), so
- * this path saves instructions, not latency. Differences in form from
+ * others. With independent calls back to back (the benchmark, and the
+ * transform path) the time follows the number of vector instructions
+ * rather than the latency (measured: each one removed counts, wherever it
+ * is), so this path saves instructions. Differences in form from
  * row_sum_core_avx2, not in value:
- *  - the exponent-255 test is folded into the key instead of a branch: m
- *    is -1 (the compare) in a lane with such an operand, so x signed by m
- *    is negative there, ~key has a high half of 0, vphminposuw returns 0,
- *    kmax reads as 0xFFFF, out of range, and the call goes to
- *    row_sum_full_avx2, which canonicalises;
- *  - a zero product (m = 0) keeps x = 0 in the shift count as well, so its
- *    shift y - mn = kmax + 15 >= 158 on this path and vpsrlvd gives 0
- *    already. The sign can then come from a signed by b, which is nonzero
- *    with the product's sign wherever both factors are nonzero (a is then
- *    neither +0 nor -0, so negating it flips its sign): one vpsignd
- *    instead of two;
+ *  - the exponent-255 test needs no branch and no instruction of its own
+ *    beyond the compare: ~key is x xor not255, where not255 is -1 in
+ *    ordinary lanes (so the xor is the ~ that was needed anyway) and 0 in
+ *    a lane with such an operand, whose "~key" is then x - top >= 255
+ *    with a high half of 0: vphminposuw returns 0, kmax reads as 0xFFFF,
+ *    out of range, and the call goes to row_sum_full_avx2, which
+ *    canonicalises. (When the other factor's exponent field is 0, x is 0
+ *    there and the lane may stay on this path: it is the zero product it
+ *    is after canonicalisation, and is treated as one);
+ *  - x is signed by m = min(ea, eb), 0 exactly for a zero product, as in
+ *    row_sum_core_avx2, and the shift count uses this x too: a zero
+ *    product's shift y - mn = kmax + 15 >= 158 on this path, so vpsrlvd
+ *    gives 0 there already. The sign can then come from a signed by b,
+ *    which is nonzero with the product's sign wherever both factors are
+ *    nonzero (a is then neither +0 nor -0, so negating it flips its
+ *    sign): one vpsignd instead of two;
  *  - the range test works on n = 0xFFFF - kmax as vphminposuw gives it,
  *    and the exponent is added as (0xFFFF - 269 - n) << 23. */
 AVX2_FN __attribute__((always_inline)) static inline gefloat row_sum_short_avx2(__m128i va, __m128i vb)
@@ -498,13 +504,13 @@ AVX2_FN __attribute__((always_inline)) static inline gefloat row_sum_short_avx2(
     const struct vec_consts *k = vec_consts();
     const __m128i expmask = VCONST(k, expmask);
     __m128i ea = _mm_and_si128(va, expmask), eb = _mm_and_si128(vb, expmask);
-    __m128i m = _mm_or_si128(_mm_min_epu32(ea, eb), _mm_cmpeq_epi32(_mm_max_epu32(ea, eb), expmask));
-    __m128i x = _mm_sign_epi32(_mm_srli_epi32(_mm_add_epi32(ea, eb), 23), m);
+    __m128i not255 = _mm_cmpgt_epi32(expmask, _mm_max_epu32(ea, eb));
+    __m128i x = _mm_sign_epi32(_mm_srli_epi32(_mm_add_epi32(ea, eb), 23), _mm_min_epu32(ea, eb));
     const __m128i sigbytes = VCONST(k, sigbytes), hidden = VCONST(k, hidden);
     __m128i ma = _mm_or_si128(_mm_shuffle_epi8(va, sigbytes), hidden);
     __m128i mb = _mm_or_si128(_mm_shuffle_epi8(vb, sigbytes), hidden);
     __m128i p = _mm_mullo_epi32(ma, mb);
-    __m128i nkey = _mm_sub_epi32(_mm_xor_si128(x, VCONST(k, ones)), _mm_srli_epi32(_mm_mulhi_epu16(ma, mb), 15));
+    __m128i nkey = _mm_sub_epi32(_mm_xor_si128(x, not255), _mm_srli_epi32(_mm_mulhi_epu16(ma, mb), 15));
     __m128i mn = _mm_shuffle_epi8(_mm_minpos_epu16(nkey), VCONST(k, word0));
     __m128i y = _mm_sub_epi32(VCONST(k, c1000e), x);
     __asm__("" : "+x"(y)); /* as in row_sum_core_avx2 */
