@@ -316,6 +316,67 @@ void compat_pixel(const struct rast_prim *p, const struct rast_state *st, int32_
 #endif
 }
 
+/* ---- planes: rectangles ---------------------------------------------------- */
+
+void compat_rect_uv_setup(struct rast_prim *p, const struct rast_state *st, const struct gt_vout *v0,
+                          const struct gt_vout *v1)
+{
+#ifdef GT_PPSSPP_COMPAT
+    /* DrawRectangle: tc0, tc1 (through mode: scaled by the reciprocal of
+     * level 0's size first); stx, sty are the steps over one quad (2
+     * pixels); rowST starts at the centre of the first drawn pixel. */
+    float s0 = to_f(v0->uv[0]), t0 = to_f(v0->uv[1]), s1 = to_f(v1->uv[0]), t1 = to_f(v1->uv[1]);
+    if (st->through) {
+        float rw = 1.0f / (float)(1u << st->smp.wlog[0]), rh = 1.0f / (float)(1u << st->smp.hlog[0]);
+        s0 *= rw, s1 *= rw, t0 *= rh, t1 *= rh;
+    }
+    int32_t X0 = v0->x16, Y0 = v0->y16, X1 = v1->x16, Y1 = v1->y16;
+    int32_t xl = X0 < X1 ? X0 : X1, xr = X0 < X1 ? X1 : X0;
+    int32_t yt = Y0 < Y1 ? Y0 : Y1, yb = Y0 < Y1 ? Y1 : Y0;
+    float diffX = (float)(xr - xl) / 16.0f, diffY = (float)(yb - yt) / 16.0f;
+    float diffS = s1 - s0, diffT = t1 - t0;
+    float rs, rt, sxs = 0.0f, sxt = 0.0f, sys = 0.0f, syt = 0.0f;
+    if (X0 < X1) {
+        if (Y0 < Y1) rs = s0, rt = t0, sxs = 2.0f * diffS / diffX, syt = 2.0f * diffT / diffY;
+        else rs = s1, rt = t0, sxt = 2.0f * diffT / diffX, sys = 2.0f * -diffS / diffY;
+    } else {
+        if (Y0 < Y1) rs = s0, rt = t1, sxt = 2.0f * -diffT / diffX, sys = 2.0f * diffS / diffY;
+        else rs = s1, rt = t1, sxs = 2.0f * -diffS / diffX, syt = 2.0f * -diffT / diffY;
+    }
+    float ox = (float)(16 * (int64_t)p->x0 + 8 - xl), oy = (float)(16 * (int64_t)p->y0 + 8 - yt);
+    rs += (sxs / 32.0f) * ox, rt += (sxt / 32.0f) * ox;
+    rs += (sys / 32.0f) * oy, rt += (syt / 32.0f) * oy;
+    p->cv[0].s = rs, p->cv[0].t = rt;
+    p->cv[1].s = sxs, p->cv[1].t = sxt;
+    p->cv[2].s = sys, p->cv[2].t = syt;
+#else
+    (void)p, (void)st, (void)v0, (void)v1;
+#endif
+}
+
+void compat_rect_uv(const struct rast_prim *p, const struct rast_state *st, int32_t px, int32_t py, int32_t *u,
+                    int32_t *v, bool round_uv)
+{
+#ifdef GT_PPSSPP_COMPAT
+    /* Quads from the first drawn pixel; rowST += sty per quad row, st +=
+     * stx per quad, then the lane offsets sto4/tto4 (halves of the steps). */
+    const struct compat_vertex *c = p->cv;
+    float rs = c[0].s, rt = c[0].t;
+    for (int32_t y = p->y0 + 1; y < py; y += 2) rs += c[2].s, rt += c[2].t;
+    float s = rs, t = rt;
+    for (int32_t x = p->x0 + 1; x < px; x += 2) s += c[1].s, t += c[1].t;
+    int lx = (px - p->x0) & 1, ly = (py - p->y0) & 1;
+    float os = lx && ly ? 0.5f * c[1].s + 0.5f * c[2].s : lx ? 0.5f * c[1].s : ly ? 0.5f * c[2].s : 0.0f;
+    float ot = lx && ly ? 0.5f * c[1].t + 0.5f * c[2].t : lx ? 0.5f * c[1].t : ly ? 0.5f * c[2].t : 0.0f;
+    s += os, t += ot;
+    int64_t uu = uv_fixed(s, st->smp.wlog[0], round_uv), vv = uv_fixed(t, st->smp.hlog[0], round_uv);
+    *u = (int32_t)(uu > INT32_MAX ? INT32_MAX : uu < INT32_MIN ? INT32_MIN : uu);
+    *v = (int32_t)(vv > INT32_MAX ? INT32_MAX : vv < INT32_MIN ? INT32_MIN : vv);
+#else
+    (void)p, (void)st, (void)px, (void)py, (void)u, (void)v, (void)round_uv;
+#endif
+}
+
 /* ---- lod ------------------------------------------------------------------ */
 
 #ifdef GT_PPSSPP_COMPAT

@@ -44,7 +44,10 @@
  *            the order it reaches BinManager::AddTriangle: its clipping
  *            order (assemble.c) or that reversed, whichever is
  *            counter-clockwise. (Near-plane clipping itself follows PPSSPP
- *            in every build; it was the switch "clip".)
+ *            in every build; it was the switch "clip".) Rectangles:
+ *            texture coordinates in floats as DrawRectangle steps them (per
+ *            2x2 quad from the first drawn pixel, half steps for the quad's
+ *            second column and row), not a plane through the area table.
  *   lod      §2 "the mip level is computed once per 4-pixel span, at the
  *            span's second pixel": PPSSPP computes it once per 2x2 quad
  *            (quads start at the pixel of the triangle's top-left vertex or
@@ -157,6 +160,15 @@ void compat_keep_vertices(struct rast_prim *p, const struct gt_vout *const *v);
  * texels, 8 fraction bits; rounded when round_uv, else truncated). */
 void compat_pixel(const struct rast_prim *p, const struct rast_state *st, int32_t px, int32_t py, uint16_t *z,
                   uint8_t prim[4], uint8_t sec[3], uint8_t *fog, int32_t *u, int32_t *v, bool round_uv);
+
+/* PPSSPP's rectangle texture coordinates (Rasterizer.cpp DrawRectangle):
+ * floats, stepped per 2x2 quad from the rectangle's first drawn pixel.
+ * Setup keeps the start and steps in p->cv; compat_rect_uv gives pixel
+ * (px, py)'s level-0 texels with 8 fraction bits. */
+void compat_rect_uv_setup(struct rast_prim *p, const struct rast_state *st, const struct gt_vout *v0,
+                          const struct gt_vout *v1);
+void compat_rect_uv(const struct rast_prim *p, const struct rast_state *st, int32_t px, int32_t py, int32_t *u,
+                    int32_t *v, bool round_uv);
 
 /* ---- lod ---- */
 /* PPSSPP's mip level for triangle p at pixel (px, py) (CalculateSamplingParams

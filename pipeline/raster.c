@@ -157,6 +157,10 @@ static void shade(const struct rast_prim *p, const struct rast_state *st, struct
     int32_t u = 0, v = 0;
     bool compat_uv = GT_COMPAT(PLANES) && p->kind == RAST_TRIANGLE;
     if (compat_uv) compat_pixel(p, st, x, y, &z, prim, sec, &fog, &u, &v, round_uv);
+    if (GT_COMPAT(PLANES) && p->kind == RAST_RECT && st->textured) {
+        compat_rect_uv(p, st, x, y, &u, &v, round_uv);
+        compat_uv = true;
+    }
     if (st->textured) {
         gefloat w;
         if (!compat_uv) tex_coords(p, st, val[RP_S], val[RP_T], val[RP_Q], &u, &v, &w, round_uv);

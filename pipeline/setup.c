@@ -379,6 +379,7 @@ bool rast_setup_rect(struct rast_prim *p, const struct rast_state *st, const str
         }
         S->v = to_plane(sv);
         T->v = to_plane(tv);
+        if (GT_COMPAT(PLANES)) compat_rect_uv_setup(p, st, v0, v1);
     }
     if (GT_COMPAT(ATEST)) p->no_alpha_test = compat_skip_alpha_test(st, &v1, 1);
     return true;
