@@ -149,6 +149,27 @@ static int emit(struct ctx *c, enum gt_prim_kind kind, const struct gt_vout *con
         c->a->stats.culled++;
         return GT_OK;
     }
+    if (kind == GT_TRIANGLE && GT_COMPAT(ZEROAREA)) {
+        /* Diagnostic build: a zero-area triangle reaches AddTriangle in
+         * both orders with culling off (its cross product passes either
+         * way), in the cull face's order with it on (SendTriangle); each
+         * order draws the samples its edge biases let through. */
+        const struct gt_vout *const *o = co ? co->v : v;
+        int64_t ar = ((int64_t)o[1]->x16 - o[0]->x16) * ((int64_t)o[2]->y16 - o[0]->y16) -
+                     ((int64_t)o[2]->x16 - o[0]->x16) * ((int64_t)o[1]->y16 - o[0]->y16);
+        if (ar == 0) {
+            bool forward = c->cull_face != (co ? co->wind : flip);
+            for (int pass = 0; pass < (c->cull_on ? 1 : 2); pass++) {
+                bool rev = c->cull_on ? !forward : pass == 1;
+                const struct gt_vout *ord[3] = {o[rev ? 2 : 0], o[1], o[rev ? 0 : 2]};
+                unsigned pv = 0;
+                while (pv < 2 && ord[pv] != v[provoking]) pv++;
+                int rc = hand_over(c, kind, ord, nv, pv, d);
+                if (rc < 0) return rc;
+            }
+            return GT_OK;
+        }
+    }
     if (kind == GT_TRIANGLE && GT_COMPAT(PLANES)) {
         /* Diagnostic build: PPSSPP interpolates in the order the triangle
          * reaches AddTriangle, its clipping order or that reversed, whichever

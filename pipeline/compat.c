@@ -40,7 +40,8 @@ static const struct { const char *name; unsigned flag; } compat_names[] = {
     {"arith", GT_COMPAT_ARITH}, {"merge", GT_COMPAT_MERGE}, {"viewer", GT_COMPAT_VIEWER}, {"replay", GT_COMPAT_REPLAY}, {"atest", GT_COMPAT_ATEST},
     {"round", GT_COMPAT_ROUND}, {"rectedge", GT_COMPAT_RECTEDGE}, {"light", GT_COMPAT_LIGHT},
     {"planes", GT_COMPAT_PLANES}, {"aaline", GT_COMPAT_AALINE},
-    {"texcache", GT_COMPAT_TEXCACHE}, {"lod", GT_COMPAT_LOD}, {"lineedge", GT_COMPAT_LINEEDGE}, {"all", GT_COMPAT_ALL}, {"none", 0},
+    {"texcache", GT_COMPAT_TEXCACHE}, {"lod", GT_COMPAT_LOD}, {"lineedge", GT_COMPAT_LINEEDGE},
+    {"zeroarea", GT_COMPAT_ZEROAREA}, {"all", GT_COMPAT_ALL}, {"none", 0},
 };
 
 int gt_compat_parse(const char *list, unsigned *flags)
@@ -274,6 +275,30 @@ void compat_pixel(const struct rast_prim *p, const struct rast_state *st, int32_
     const struct compat_vertex *c = p->cv;
     float w[3];
     float recip = compat_weights(c, px, py, w);
+    if (isinf(recip)) {
+        /* "zeroarea": the weights sum to 0 (compat_weights gives an infinite
+         * reciprocal), so PPSSPP's
+         * interpolated values are 0 * inf = NaN, which the conversions turn
+         * into 0x80000000. Setup already dropped such a triangle with
+         * varying depth outside through mode (the depth range test rejects
+         * that depth). Approximated: varying depth 0 (its low 16 bits),
+         * varying colors clamped to 0 (raster.c applies SamplerJit's texture
+         * function to them, compat_zero_area_texfunc); texture coordinates
+         * come from compat_zero_area_tex. Flat depth is the third vertex's;
+         * flat colors are exact. */
+        *z = c[0].z == c[1].z && c[0].z == c[2].z ? (uint16_t)c[2].z : 0;
+        if (!p->flat_color) {
+            if (memcmp(c[0].c0, c[1].c0, 4) || memcmp(c[0].c0, c[2].c0, 4)) memset(prim, 0, 4);
+            else memcpy(prim, c[2].c0, 4);
+            if (memcmp(c[0].c1, c[1].c1, 3) || memcmp(c[0].c1, c[2].c1, 3)) memset(sec, 0, 3);
+            else memcpy(sec, c[2].c1, 3);
+        }
+        /* Fog: noFog when every vertex has fog >= 1; else the NaN x86
+         * produces (sign set) makes ClampFogDepth return 0. */
+        if (st->px.fog && !st->px.clear && !(c[0].fog >= 1.0f && c[1].fog >= 1.0f && c[2].fog >= 1.0f)) *fog = 0;
+        *u = *v = 0;
+        return;
+    }
     if (!(c[0].z == c[1].z && c[0].z == c[2].z)) {
         /* Rasterizer.cpp DrawTriangleSlice: (zfloats * wsum_recip).Cast<int>(),
          * which is CVTPS2DQ: rounded to nearest (ties to even) whatever the
@@ -375,6 +400,61 @@ void compat_rect_uv(const struct rast_prim *p, const struct rast_state *st, int3
 #else
     (void)p, (void)st, (void)px, (void)py, (void)u, (void)v, (void)round_uv;
 #endif
+}
+
+/* ---- zeroarea --------------------------------------------------------------- */
+
+void compat_zero_area_tex(const struct rast_state *st, unsigned *level, unsigned *frac, bool *magnify, int32_t *u,
+                          int32_t *v)
+{
+    const struct gt_sampler *sm = &st->smp;
+    /* CalculateSamplingParams: TexLog2 of the NaN 0xFFC00000 (or its
+     * absolute value) is 0xFF8 - 127 * 16 = 2056 in the auto and slope
+     * modes; the constant mode uses the bias alone. */
+    int32_t d = (sm->lod_mode == GT_LOD_AUTO || sm->lod_mode == GT_LOD_SLOPE ? 2056 : 0) + sm->bias;
+    *level = 0, *frac = 0;
+    if (d > 0 && sm->max_level > 0) {
+        int32_t d8 = d < (int32_t)(16 * sm->max_level) ? d : (int32_t)(16 * sm->max_level);
+        if (sm->mip_linear) *level = (unsigned)d8 >> 4, *frac = (unsigned)d8 & 15;
+        else *level = (unsigned)(d8 + 8) >> 4;
+    }
+    *magnify = d <= 0;
+    bool linear = *magnify ? sm->mag_linear : sm->min_linear;
+    if (linear) {
+        /* 0x80000000 - 128 wraps to 0x7FFFFF80: texel 0x7FFFFF (wrapped:
+         * size - 1, then 0; clamped: size - 1 twice), weight 8/16. The
+         * level-0 coordinate of one texture width gives the same. */
+        *u = (int32_t)(256u << sm->wlog[0]);
+        *v = (int32_t)(256u << sm->hlog[0]);
+    } else {
+        *u = *v = 0; /* 0x80000000 >> 8: texel 0 wrapped or clamped */
+    }
+}
+
+void compat_zero_area_texfunc(const struct gt_pixel_state *ps, bool flat0, bool flat1, const uint8_t prim[4],
+                              const uint8_t texel[4], const uint8_t sec[3], uint8_t out[4])
+{
+    static const uint8_t zero[3] = {0, 0, 0};
+    if (flat0) {
+        pixel_texfunc(ps, prim, texel, flat1 ? sec : zero, out);
+    } else {
+        for (int i = 0; i < 4; i++) {
+            unsigned t = texel[i], r;
+            bool alpha = i == 3;
+            if (ps->tex_func == PX_TF_MODULATE) {
+                unsigned m = (t * 0x8001u) & 0xFFFFu;
+                r = alpha ? (ps->tex_alpha ? m >> 8 : 255) : m >> (ps->color_double ? 7 : 8);
+            } else if (ps->tex_func == PX_TF_REPLACE) {
+                r = alpha ? (ps->tex_alpha ? t : 255) : (ps->color_double ? 2 * t : t);
+            } else {
+                r = 0;
+            }
+            out[i] = (uint8_t)(r > 255 ? 255 : r);
+        }
+        if (flat1)
+            for (int i = 0; i < 3; i++) out[i] = (uint8_t)(out[i] + sec[i] > 255 ? 255 : out[i] + sec[i]);
+    }
+    if (!flat1) out[0] = out[1] = out[2] = 0;
 }
 
 /* ---- lod ------------------------------------------------------------------ */

@@ -71,6 +71,18 @@
  *   rectedge not a GE rule: PPSSPP walks rectangles in 2x2 quads and
  *            draws the second column (row) of a quad when its centre lies
  *            on the right (bottom) edge, where the first one needs it inside.
+ *   zeroarea not a GE rule: PPSSPP draws a triangle of zero area whose
+ *            vertices are not all on one row or column (BinManager::
+ *            AddTriangle keeps it: its cross product is not negative).
+ *            IsRightSideOrFlatBottomLine excludes an edge only when the
+ *            opposite vertex lies off it, so a sample exactly on the line
+ *            can have all three edge values 0 with no bias, and is drawn;
+ *            with culling off in both vertex orders (SendTriangle). The
+ *            weights sum to 0, so interpolated values are NaN: outside
+ *            through mode a varying depth then fails the depth range test
+ *            (no pixel); flat values are exact, the rest approximated
+ *            (compat_pixel, with "planes"). Strips joined by repeated
+ *            vertices make such triangles.
  *   atest    not a GE rule: PPSSPP drops the alpha test of a CLUT draw when
  *            the AND of the CLUT's whole entries (colour bits included) is
  *            not zero, so pixels of alpha 0 are blended and dithered.
@@ -101,7 +113,8 @@ enum gt_compat_flag {
     GT_COMPAT_AALINE = 1u << 10,
     GT_COMPAT_LOD = 1u << 11,
     GT_COMPAT_LINEEDGE = 1u << 12,
-    GT_COMPAT_ALL = (1u << 13) - 1,
+    GT_COMPAT_ZEROAREA = 1u << 13,
+    GT_COMPAT_ALL = (1u << 14) - 1,
 };
 
 #ifdef GT_PPSSPP_COMPAT
@@ -121,6 +134,7 @@ int gt_compat_parse(const char *list, unsigned *flags);
 struct gt_vout;
 struct rast_prim;
 struct rast_state;
+struct gt_pixel_state;
 
 /* A triangle vertex as PPSSPP interpolates it ("planes"); kept in struct
  * rast_prim by the diagnostic build only. */
@@ -169,6 +183,24 @@ void compat_rect_uv_setup(struct rast_prim *p, const struct rast_state *st, cons
                           const struct gt_vout *v1);
 void compat_rect_uv(const struct rast_prim *p, const struct rast_state *st, int32_t px, int32_t py, int32_t *u,
                     int32_t *v, bool round_uv);
+
+/* ---- zeroarea ---- */
+/* PPSSPP's texture level and texel coordinates for a zero-area triangle,
+ * whose s, t (and so the auto and slope mode LOD) are NaN: the x86 default
+ * NaN reads as TexLog2 2056, CVTTPS2DQ (nearest) and CVTPS2DQ (bilinear)
+ * give 0x80000000. Replaces the level, fraction, magnification and the
+ * level-0 coordinates (8 fraction bits). */
+void compat_zero_area_tex(const struct rast_state *st, unsigned *level, unsigned *frac, bool *magnify, int32_t *u,
+                          int32_t *v);
+/* The texture function of SamplerJit (x86) with an interpolated primary
+ * color of 0x80000000 (PACKSSDW: 0x8000 per channel): modulate gives bit 0
+ * of the texel times 128 (times 256, saturated, when doubled); replace
+ * gives the texel (alpha 255 without texture alpha). Other functions: 0
+ * (not worked out). An interpolated secondary color (0x80000000 added)
+ * clamps RGB to 0. flat0, flat1: whether color0 / color1 are equal at the
+ * three vertices (then they are exact). */
+void compat_zero_area_texfunc(const struct gt_pixel_state *ps, bool flat0, bool flat1, const uint8_t prim[4],
+                              const uint8_t texel[4], const uint8_t sec[3], uint8_t out[4]);
 
 /* ---- lod ---- */
 /* PPSSPP's mip level for triangle p at pixel (px, py) (CalculateSamplingParams

@@ -120,6 +120,9 @@ struct rast_prim {
     /* Diagnostic build only (compat.h "aaline"): source alpha factor ONE,
      * inverse source alpha ZERO. */
     bool compat_full_alpha_blend;
+    /* Diagnostic build only (compat.h "zeroarea"): a triangle of zero area,
+     * whose interpolated values are NaN in PPSSPP. */
+    bool compat_zero_area;
 #ifdef GT_PPSSPP_COMPAT
     struct compat_vertex cv[3]; /* compat.h "planes" */
 #endif

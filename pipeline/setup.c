@@ -221,7 +221,10 @@ bool rast_setup_triangle(struct rast_prim *p, const struct rast_state *st, const
         X[1] = X[2], Y[1] = Y[2], X[2] = tx, Y[2] = ty;
         area = -area;
     }
-    if (area == 0) return false;
+    if (area == 0 && !GT_COMPAT(ZEROAREA)) return false;
+    /* Diagnostic build ("zeroarea"): PPSSPP's NaN depth fails its depth
+     * range test outside through mode. */
+    if (area == 0 && !st->through && !(v[0]->z == v[1]->z && v[0]->z == v[2]->z)) return false;
     if ((X[0] == X[1] && X[0] == X[2]) || (Y[0] == Y[1] && Y[0] == Y[2])) return false;
 
     memset(p, 0, sizeof *p);
@@ -248,7 +251,7 @@ bool rast_setup_triangle(struct rast_prim *p, const struct rast_state *st, const
 
     /* §5: the long edge (top vertex to bottom vertex) of a very tall
      * triangle gets one extra pixel per row on its outer side. */
-    if (maxy - miny > RAST_TALL_LIMIT16) {
+    if (maxy - miny > RAST_TALL_LIMIT16 && area != 0) {
         unsigned top = 0, bot = 0;
         for (unsigned i = 1; i < 3; i++) {
             if (Y[i] < Y[top]) top = i;
@@ -313,6 +316,12 @@ bool rast_setup_triangle(struct rast_prim *p, const struct rast_state *st, const
                 plane3(&p->pl[RP_S + k], val, an, dx, dy, &ar);
             }
         }
+    }
+    if (area == 0) {
+        /* Diagnostic build ("zeroarea"): no gradients; planes hold the
+         * anchor's values. */
+        for (unsigned k = 0; k < RP_COUNT; k++) p->pl[k].gx = p->pl[k].gy = 0;
+        p->compat_zero_area = true;
     }
     if (GT_COMPAT(PLANES)) compat_keep_vertices(p, v);
     if (GT_COMPAT(ATEST)) {

@@ -142,3 +142,30 @@ TEST(compat_rect_edges_second_of_quad)
     compat_rect_edges(&p, 16 * 21 + 8, 3000);
     CHECK_EQ_I(p.x1, 21);
 }
+
+/* "zeroarea": SamplerJit's modulate with a primary color of 0x80000000
+ * (PACKSSDW 0x8000, plus one 0x8001, PMULLW low word, >> 8) keeps bit 0 of
+ * each texel channel as 128; doubled (>> 7) it saturates to 255. An
+ * interpolated secondary color clamps RGB to 0. */
+TEST(compat_zero_area_modulate)
+{
+    struct gt_pixel_state ps;
+    memset(&ps, 0, sizeof ps);
+    ps.tex_func = PX_TF_MODULATE;
+    ps.tex_alpha = true;
+    const uint8_t prim[4] = {0, 0, 0, 0}, sec[3] = {0, 0, 0}, texel[4] = {0x85, 0x24, 0x83, 0xFF};
+    uint8_t out[4];
+    compat_zero_area_texfunc(&ps, false, true, prim, texel, sec, out);
+    CHECK_EQ_U(out[0], 128);
+    CHECK_EQ_U(out[1], 0);
+    CHECK_EQ_U(out[2], 128);
+    CHECK_EQ_U(out[3], 128);
+    ps.color_double = true;
+    compat_zero_area_texfunc(&ps, false, true, prim, texel, sec, out);
+    CHECK_EQ_U(out[0], 255);
+    CHECK_EQ_U(out[1], 0);
+    CHECK_EQ_U(out[3], 128);
+    compat_zero_area_texfunc(&ps, false, false, prim, texel, sec, out);
+    CHECK_EQ_U(out[0], 0);
+    CHECK_EQ_U(out[2], 0);
+}
