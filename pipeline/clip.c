@@ -1,6 +1,8 @@
 /* Near-plane clipping (see clip.h). */
 #include "clip.h"
 
+#include "compat.h"
+
 #include <string.h>
 
 /* Signed distance to the near plane: z + w (>= 0: in front). */
@@ -39,11 +41,12 @@ void clip_lerp(const struct gt_xform *xf, const struct gt_vout *a, const struct 
 static void intersect(const struct gt_xform *xf, const struct gt_vout *prev, gefloat dp, const struct gt_vout *cur,
                       gefloat dc, struct gt_vout *out)
 {
+    /* Diagnostic build ("arith"): PPSSPP divides. */
     if (is_neg(dc)) {
-        gefloat t = gemath_mul(dc, gemath_recip(gemath_sub(dc, dp)));
+        gefloat t = GT_COMPAT(ARITH) ? compat_div(dc, gemath_sub(dc, dp)) : gemath_mul(dc, gemath_recip(gemath_sub(dc, dp)));
         clip_lerp(xf, cur, prev, t, out);
     } else {
-        gefloat t = gemath_mul(dp, gemath_recip(gemath_sub(dp, dc)));
+        gefloat t = GT_COMPAT(ARITH) ? compat_div(dp, gemath_sub(dp, dc)) : gemath_mul(dp, gemath_recip(gemath_sub(dp, dc)));
         clip_lerp(xf, prev, cur, t, out);
     }
 }

@@ -217,6 +217,10 @@ void compat_screen(const struct gt_xform *xf, struct gt_vout *out)
     out->y16 = sat_i32(to_f(out->screen[1]) * 16.0f + 0.375f - (float)xf->offset_y);
 }
 
+/* ---- arith: near-plane clipping -------------------------------------------- */
+
+gefloat compat_div(gefloat a, gefloat b) { return from_f(to_f(a) / to_f(b)); }
+
 /* ---- planes --------------------------------------------------------------- */
 
 void compat_keep_vertices(struct rast_prim *p, const struct gt_vout *const *v)

@@ -99,6 +99,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "gemath.h"
+
 enum gt_compat_flag {
     GT_COMPAT_ARITH = 1u << 0,
     GT_COMPAT_MERGE = 1u << 1,
@@ -165,6 +167,11 @@ bool compat_rect_slices(const struct compat_rect_ctx *c, const struct gt_vout *v
 struct gt_xform;
 /* From out->clip: out->screen (x, y, z in floats), out->x16 and out->y16. */
 void compat_screen(const struct gt_xform *xf, struct gt_vout *out);
+
+/* ---- arith: near-plane clipping ---- */
+/* a / b as one IEEE single division (Clipper.cpp CLIP_POLY's
+ * t = dp / (dp - dpPrev)); the hardware rule multiplies by a reciprocal. */
+gefloat compat_div(gefloat a, gefloat b);
 
 /* ---- planes ---- */
 /* Fills p's compat_vertex copies (diagnostic build; no-op otherwise). */
