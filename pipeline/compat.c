@@ -280,16 +280,16 @@ void compat_pixel(const struct rast_prim *p, const struct rast_state *st, int32_
     float w[3];
     float recip = compat_weights(c, px, py, w);
     if (isinf(recip)) {
-        /* "zeroarea": the weights sum to 0 (compat_weights gives an infinite
-         * reciprocal), so PPSSPP's
-         * interpolated values are 0 * inf = NaN, which the conversions turn
-         * into 0x80000000. Setup already dropped such a triangle with
-         * varying depth outside through mode (the depth range test rejects
-         * that depth). Approximated: varying depth 0 (its low 16 bits),
-         * varying colors clamped to 0 (raster.c applies SamplerJit's texture
-         * function to them, compat_zero_area_texfunc); texture coordinates
-         * come from compat_zero_area_tex. Flat depth is the third vertex's;
-         * flat colors are exact. */
+        /* "zeroarea": the weights sum to 0 (compat_weights gives an
+         * infinite reciprocal), so PPSSPP's interpolated values are
+         * 0 * inf = NaN, which the conversions turn into 0x80000000. Setup
+         * already dropped such a triangle with varying depth outside
+         * through mode (the depth range test rejects that depth).
+         * Approximated: varying depth 0 (its low 16 bits), varying colors
+         * clamped to 0 (raster.c applies SamplerJit's texture function to
+         * them, compat_zero_area_texfunc); texture coordinates come from
+         * compat_zero_area_tex. Flat depth is the third vertex's; flat
+         * colors are exact. */
         *z = c[0].z == c[1].z && c[0].z == c[2].z ? (uint16_t)c[2].z : 0;
         if (!p->flat_color) {
             if (memcmp(c[0].c0, c[1].c0, 4) || memcmp(c[0].c0, c[2].c0, 4)) memset(prim, 0, 4);
