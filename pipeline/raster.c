@@ -11,7 +11,6 @@
  * points are walked in their own order and filtered per pixel. */
 #include "raster.h"
 
-#include <math.h>
 #include <string.h>
 
 #include "compat.h"
@@ -334,17 +333,16 @@ static void draw_line(const struct rast_prim *p, const struct rast_state *st, co
 {
     unsigned list[RP_COUNT];
     unsigned n = used_planes(p, st, list);
-    /* PPSSPP DrawLine steps its position in doubles (x += xinc each step)
-     * and truncates it: the exact quotient dx * i / steps is not rounded
-     * toward zero first (that moved descending lines by one unit, and a
-     * pixel when the unit crossed a pixel edge). */
-    const double xinc = (double)p->ldx / p->lsteps, yinc = (double)p->ldy / p->lsteps;
-    double fx = p->lx, fy = p->ly;
-    for (int32_t i = 0; i < p->lsteps; i++, fx += xinc, fy += yinc) {
-        int32_t X = (int32_t)floor(fx), Y = (int32_t)floor(fy);
+    /* PPSSPP DrawLine steps its position in doubles and floors it: the
+     * exact quotient dx * i / steps is not rounded toward zero first (that
+     * moved descending lines by one unit, and a pixel when the unit crossed
+     * a pixel edge). */
+    struct rast_line_walk w = rast_line_begin(p);
+    for (int32_t i = 0; i < p->lsteps; i++, rast_line_step(&w)) {
+        int32_t X = rast_line_x(&w), Y = rast_line_y(&w);
         int32_t x = X >> 4, y = Y >> 4;
         if (x < p->x0 || x > p->x1 || y < p->y0 || y > p->y1 || !owns(t, st, x, y)) continue;
-        if (GT_COMPAT(LINEEDGE) && (fx > 16.0 * st->sc_x1 + 15 || fy > 16.0 * st->sc_y1 + 15)) continue;
+        if (GT_COMPAT(LINEEDGE) && (w.fx > 16.0 * st->sc_x1 + 15 || w.fy > 16.0 * st->sc_y1 + 15)) continue;
         int64_t val[RP_COUNT] = {0};
         for (unsigned j = 0; j < n; j++) {
             unsigned k = list[j];

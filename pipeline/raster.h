@@ -24,6 +24,7 @@
 #ifndef GETILE_RASTER_H
 #define GETILE_RASTER_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -135,6 +136,24 @@ struct rast_prim {
      * second's in gx. */
     int32_t lx, ly, ldx, ldy, lsteps;
 };
+
+/* A line's walk as PPSSPP DrawLine makes it: the position (1/16 pixel)
+ * starts at (lx, ly) and adds (ldx, ldy) / lsteps in doubles at each step;
+ * step i is the sum floored (rast_line_x, rast_line_y). Setup (the last
+ * step's pixel, for the bounding box) and the rasterizer share it, so both
+ * reach the same positions. */
+struct rast_line_walk {
+    double fx, fy, xinc, yinc;
+};
+
+static inline struct rast_line_walk rast_line_begin(const struct rast_prim *p)
+{
+    return (struct rast_line_walk){p->lx, p->ly, (double)p->ldx / p->lsteps, (double)p->ldy / p->lsteps};
+}
+
+static inline void rast_line_step(struct rast_line_walk *w) { w->fx += w->xinc, w->fy += w->yinc; }
+static inline int32_t rast_line_x(const struct rast_line_walk *w) { return (int32_t)floor(w->fx); }
+static inline int32_t rast_line_y(const struct rast_line_walk *w) { return (int32_t)floor(w->fy); }
 
 /* Setup. Each returns false when the primitive draws no pixel (empty after
  * the scissor, zero area). The vertices are in primitive order; provoking

@@ -22,7 +22,6 @@
  *    with the 128-segment table (§1: there is no divider). */
 #include "raster.h"
 
-#include <math.h>
 #include <string.h>
 
 #include "compat.h"
@@ -399,9 +398,8 @@ bool rast_setup_rect(struct rast_prim *p, const struct rast_state *st, const str
 /* A line's values: v at the first vertex, gx at the second (both in plane
  * units); step i of n takes (v (n - i) + gx i) / n (raster.c line_value),
  * PPSSPP DrawLine's weighting. */
-static void line_plane(struct rast_plane *pl, int64_t a, int64_t b, int32_t steps)
+static void line_plane(struct rast_plane *pl, int64_t a, int64_t b)
 {
-    (void)steps;
     pl->v = to_plane(a);
     pl->gx = to_plane(b);
 }
@@ -423,12 +421,10 @@ bool rast_setup_line(struct rast_prim *p, const struct rast_state *st, const str
     p->lx = v0->x16 > v1->x16 ? v0->x16 - 1 : v0->x16;
     p->ly = v0->y16 > v1->y16 ? v0->y16 - 1 : v0->y16;
     p->ldx = dx, p->ldy = dy, p->lsteps = steps;
-    /* The last position as raster.c draw_line reaches it: steps - 1
-     * additions of the double increment, floored. */
-    const double xinc = (double)dx / steps, yinc = (double)dy / steps;
-    double fx = p->lx, fy = p->ly;
-    for (int32_t i = 1; i < steps; i++) fx += xinc, fy += yinc;
-    int32_t ex = (int32_t)floor(fx), ey = (int32_t)floor(fy);
+    /* The last step's position, as raster.c draw_line reaches it. */
+    struct rast_line_walk w = rast_line_begin(p);
+    for (int32_t i = 1; i < steps; i++) rast_line_step(&w);
+    int32_t ex = rast_line_x(&w), ey = rast_line_y(&w);
     p->x0 = floor16(p->lx < ex ? p->lx : ex), p->x1 = floor16(p->lx < ex ? ex : p->lx);
     p->y0 = floor16(p->ly < ey ? p->ly : ey), p->y1 = floor16(p->ly < ey ? ey : p->ly);
     if (!clip_box(p, st)) return false;
@@ -440,20 +436,20 @@ bool rast_setup_line(struct rast_prim *p, const struct rast_state *st, const str
         bool tex_alpha = st->textured && st->px.tex_alpha;
         p->compat_full_alpha_blend = full && !tex_alpha;
     }
-    line_plane(&p->pl[RP_Z], v0->z, v1->z, steps);
+    line_plane(&p->pl[RP_Z], v0->z, v1->z);
     bool same = !memcmp(v0->color, v1->color, 4) && !memcmp(v0->color1, v1->color1, 3);
     p->flat_color = !st->gouraud || same;
     if (p->flat_color) {
         flat_colors(p, provoking == 0 ? v0 : v1);
     } else {
-        for (unsigned k = 0; k < 4; k++) line_plane(&p->pl[RP_R + k], v0->color[k], v1->color[k], steps);
-        for (unsigned k = 0; k < 3; k++) line_plane(&p->pl[RP_R1 + k], v0->color1[k], v1->color1[k], steps);
+        for (unsigned k = 0; k < 4; k++) line_plane(&p->pl[RP_R + k], v0->color[k], v1->color[k]);
+        for (unsigned k = 0; k < 3; k++) line_plane(&p->pl[RP_R1 + k], v0->color1[k], v1->color1[k]);
     }
-    if (st->px.fog && !st->px.clear) line_plane(&p->pl[RP_FOG], fog_fixed(v0->fog), fog_fixed(v1->fog), steps);
+    if (st->px.fog && !st->px.clear) line_plane(&p->pl[RP_FOG], fog_fixed(v0->fog), fog_fixed(v1->fog));
     if (st->textured) {
         if (st->through) {
             for (unsigned k = 0; k < 2; k++)
-                line_plane(&p->pl[RP_S + k], texel_fixed(st, v0->uv[k], k), texel_fixed(st, v1->uv[k], k), steps);
+                line_plane(&p->pl[RP_S + k], texel_fixed(st, v0->uv[k], k), texel_fixed(st, v1->uv[k], k));
         } else {
             p->persp = true;
             gefloat a[3], b[3];
@@ -462,8 +458,7 @@ bool rast_setup_line(struct rast_prim *p, const struct rast_state *st, const str
             for (unsigned k = 0; k < 3; k++) {
                 gefloat col[2] = {a[k], b[k]};
                 p->exp[k] = block_exp(col, 2) - 30;
-                line_plane(&p->pl[RP_S + k], gemath_to_scaled(a[k], p->exp[k]), gemath_to_scaled(b[k], p->exp[k]),
-                           steps);
+                line_plane(&p->pl[RP_S + k], gemath_to_scaled(a[k], p->exp[k]), gemath_to_scaled(b[k], p->exp[k]));
             }
         }
     }
