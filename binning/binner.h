@@ -16,8 +16,10 @@
  * color buffer, a depth buffer that cannot follow the color buffer's tiles,
  * and a full scene arena. Texture reads follow GE-HARDWARE.md §6: small
  * textures come from the texture cache (struct texcache); a larger texture
- * that is also the draw's target is read as it was before the draw (a copy;
- * the 8-row lazy loading is not modelled yet: docs/KNOWN_DIFFERENCES.md). */
+ * that is also the draw's target is read as it was before the draw, in
+ * 8-row blocks each loaded the first time a primitive needs it (binner.c
+ * lazy_begin: single-level textures without projection; others keep the
+ * bytes from the draw's start for the whole draw). */
 #ifndef GETILE_BINNER_H
 #define GETILE_BINNER_H
 
