@@ -41,7 +41,7 @@ static const struct { const char *name; unsigned flag; } compat_names[] = {
     {"round", GT_COMPAT_ROUND}, {"rectedge", GT_COMPAT_RECTEDGE}, {"light", GT_COMPAT_LIGHT},
     {"planes", GT_COMPAT_PLANES}, {"aaline", GT_COMPAT_AALINE},
     {"texcache", GT_COMPAT_TEXCACHE}, {"lod", GT_COMPAT_LOD}, {"lineedge", GT_COMPAT_LINEEDGE},
-    {"zeroarea", GT_COMPAT_ZEROAREA}, {"all", GT_COMPAT_ALL}, {"none", 0},
+    {"zeroarea", GT_COMPAT_ZEROAREA}, {"patch", GT_COMPAT_PATCH}, {"all", GT_COMPAT_ALL}, {"none", 0},
 };
 
 int gt_compat_parse(const char *list, unsigned *flags)
@@ -603,6 +603,41 @@ void compat_trace_pixel(const struct rast_prim *p, const struct rast_state *st, 
             sm->tex.clut_shift, sm->tex.clut_mask, sm->tex.clut_offset, (unsigned)st->px.tex_func, st->px.tex_alpha);
     for (unsigned l = 0; l <= sm->max_level; l++)
         fprintf(stderr, "      L%u %08x %ux%u\n", l, sm->tex.level[l].addr, 1u << sm->wlog[l], 1u << sm->hlog[l]);
+}
+
+/* ---- patch ---------------------------------------------------------------- */
+
+/* The C expressions of SplineCommon.cpp, evaluated left to right in single
+ * precision: (1 - t)^3, 3t(1 - t)^2, 3t^2(1 - t), t^3. */
+void compat_bezier_weights(unsigned i, unsigned tess, float w[4])
+{
+    const float inv = 1.0f / (float)tess;
+    const float t = (float)i * inv, r = 1.0f - t;
+    w[0] = r * r * r;
+    w[1] = 3.0f * t * r * r;
+    w[2] = 3.0f * t * t * r;
+    w[3] = t * t * t;
+}
+
+/* Tessellator::Sample with the shortcuts of SampleU / SampleV: a weight
+ * vector {1, 0, 0, 0} or {0, 0, 0, 1} passes the end value through. */
+static float bezier_sum(const float p[4], const float w[4])
+{
+    if (w[0] == 1.0f) return p[0];
+    if (w[3] == 1.0f) return p[3];
+    return p[0] * w[0] + p[1] * w[1] + p[2] * w[2] + p[3] * w[3];
+}
+
+float compat_bezier_sample(const float p[4][4], const float wu[4], const float wv[4])
+{
+    float row[4];
+    for (int v = 0; v < 4; v++) row[v] = bezier_sum(p[v], wu);
+    return bezier_sum(row, wv);
+}
+
+float compat_bezier_uv(unsigned patch, unsigned i, unsigned tess)
+{
+    return (float)patch + (float)i * (1.0f / (float)tess);
 }
 
 /* ---- light ---------------------------------------------------------------- */

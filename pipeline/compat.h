@@ -83,6 +83,17 @@
  *            (no pixel); flat values are exact, the rest approximated
  *            (compat_pixel, with "planes"). Strips joined by repeated
  *            vertices make such triangles.
+ *   patch    §4 "repeated lerps with t = k/256": PPSSPP tessellates a
+ *            Bezier patch in floats with the Bernstein weights of
+ *            t = i * (1 / tess) (SplineCommon.cpp Bezier3DWeight), each
+ *            row of four control points along u first, then the four row
+ *            results along v, every sum p0 w0 + p1 w1 + p2 w2 + p3 w3 from
+ *            left to right; generated texture coordinates are
+ *            patch + i * (1 / tess). With a division that is not a power
+ *            of two, k/256 is not i / tess (tess 3: 85/256 against 1/3),
+ *            so vertices and texture coordinates move slightly. Positions
+ *            and texture coordinates only; normals, colors and splines
+ *            keep the hardware model.
  *   atest    not a GE rule: PPSSPP drops the alpha test of a CLUT draw when
  *            the AND of the CLUT's whole entries (colour bits included) is
  *            not zero, so pixels of alpha 0 are blended and dithered.
@@ -116,7 +127,8 @@ enum gt_compat_flag {
     GT_COMPAT_LOD = 1u << 11,
     GT_COMPAT_LINEEDGE = 1u << 12,
     GT_COMPAT_ZEROAREA = 1u << 13,
-    GT_COMPAT_ALL = (1u << 14) - 1,
+    GT_COMPAT_PATCH = 1u << 14,
+    GT_COMPAT_ALL = (1u << 15) - 1,
 };
 
 #ifdef GT_PPSSPP_COMPAT
@@ -228,6 +240,16 @@ bool compat_trace_wanted(uint32_t fb_addr, uint32_t wx, uint32_t wy);
 void compat_trace_pixel(const struct rast_prim *p, const struct rast_state *st, int32_t x, int32_t y, uint16_t z,
                         const uint8_t prim[4], const uint8_t out[4], int32_t u, int32_t v, uint32_t before,
                         uint32_t after, unsigned level, unsigned frac, bool magnify);
+
+/* ---- patch: PPSSPP's Bezier tessellation (SplineCommon.cpp) ---- */
+/* Bezier3DWeight::CalcWeights for grid line i of a patch divided tess
+ * times: t = i * (1 / tess) in floats, then the four Bernstein weights. */
+void compat_bezier_weights(unsigned i, unsigned tess, float w[4]);
+/* Tessellator: p[v][u] are the 4x4 control values of one channel; each
+ * row sampled along u with wu, then the four results along v with wv. */
+float compat_bezier_sample(const float p[4][4], const float wu[4], const float wv[4]);
+/* A generated texture coordinate: patch + i * (1 / tess) in floats. */
+float compat_bezier_uv(unsigned patch, unsigned i, unsigned tess);
 
 /* ---- light ---- */
 /* PPSSPP's light term for light color l, material color m and intensity f

@@ -1,12 +1,15 @@
 /* Bezier and spline patch tessellation (see patch.h). Integer GE arithmetic
- * only (gemath); no host floating point. Every constant or structure that
- * GE-HARDWARE.md §4 does not fix is a named model choice below. */
+ * only (gemath); no host floating point, except in the diagnostic build's
+ * switch "patch" (compat_bezier_vertex, compat.h). Every constant or
+ * structure that GE-HARDWARE.md §4 does not fix is a named model choice
+ * below. */
 #include "patch.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compat.h"
 #include "transform.h"
 
 /* Registers read here that ge_cmd.h does not name. */
@@ -213,7 +216,7 @@ void patch_free(struct gt_patch_out *out)
 /* What evaluating grid lines needs (the row job of patch_tessellate). */
 struct tess_job {
     bool spline, need_nrm, has_tc, has_col, uv_scale, facing;
-    unsigned nu, col_blocks, row_blocks, tess_u;
+    unsigned nu, col_blocks, row_blocks, tess_u, tess_v;
     uint32_t npu, per_patch;
     uint64_t nlu;
     const struct cpoint *cp;
@@ -222,6 +225,37 @@ struct tess_job {
     uint8_t defcolor[4];
     struct gt_patch_out *out;
 };
+
+/* Diagnostic build, switch "patch": the position and texture coordinates
+ * of a Bezier vertex as PPSSPP computes them (compat.h): float Bernstein
+ * weights of i / tess, rows along u first. Replaces o->pos and o->uv (before
+ * TEXSCALE/TEXOFFSET); the normal and color keep the hardware model. */
+static void compat_bezier_vertex(const struct tess_job *j, const struct gline *eu, const struct gline *ev,
+                                 struct gt_vin *o)
+{
+#ifdef GT_PPSSPP_COMPAT
+    float wu[4], wv[4], p[4][4];
+    compat_bezier_weights(eu->tile, j->tess_u, wu);
+    compat_bezier_weights(ev->tile, j->tess_v, wv);
+    const unsigned nch = j->has_tc ? CH_UV + 2 : CH_POS + 3;
+    gefloat val[CH_UV + 2];
+    for (unsigned ch = 0; ch < nch; ch++) {
+        for (unsigned v = 0; v < 4; v++)
+            for (unsigned u = 0; u < 4; u++)
+                p[v][u] = gemath_to_float(j->cp[(ev->first + v) * j->nu + eu->first + u].c[ch]);
+        val[ch] = gemath_from_float(compat_bezier_sample(p, wu, wv));
+    }
+    for (int k = 0; k < 3; k++) o->pos[k] = val[CH_POS + k];
+    if (j->has_tc) {
+        o->uv[0] = val[CH_UV], o->uv[1] = val[CH_UV + 1];
+    } else {
+        o->uv[0] = gemath_from_float(compat_bezier_uv(eu->patch, eu->tile, j->tess_u));
+        o->uv[1] = gemath_from_float(compat_bezier_uv(ev->patch, ev->tile, j->tess_v));
+    }
+#else
+    (void)j, (void)eu, (void)ev, (void)o;
+#endif
+}
 
 /* Grid lines gv0..gv1-1 along v: down each column of control points, then
  * once along the row of column results. Each vertex depends on the control
@@ -270,6 +304,7 @@ static void tess_rows(void *ctx, uint32_t gv0, uint32_t gv1)
                 o->uv[0] = gemath_from_fixed((int32_t)(eu->patch * 256 + eu->k), 8);
                 o->uv[1] = gemath_from_fixed((int32_t)(ev->patch * 256 + ev->k), 8);
             }
+            if (GT_COMPAT(PATCH) && !spline) compat_bezier_vertex(j, eu, ev, o);
             if (j->uv_scale)
                 for (int k = 0; k < 2; k++) o->uv[k] = vdec_uv_scale(j->vd, k, o->uv[k]);
             if (j->has_col) {
@@ -361,7 +396,7 @@ int patch_tessellate(const struct ge_state *st, const struct gt_mem *mem, uint32
     struct tess_job job = {
         .spline = spline, .need_nrm = need_nrm, .has_tc = has_tc, .has_col = has_col, .uv_scale = uv_scale,
         .facing = facing, .nu = nu, .col_blocks = has_col ? 2 : 1, .row_blocks = has_col || need_nrm ? 2 : 1,
-        .tess_u = tess_u, .npu = npu, .per_patch = (tess_u + 1) * (tess_v + 1), .nlu = nlu, .cp = cp, .lu = lu,
+        .tess_u = tess_u, .tess_v = tess_v, .npu = npu, .per_patch = (tess_u + 1) * (tess_v + 1), .nlu = nlu, .cp = cp, .lu = lu,
         .lv = lv, .vd = &vd, .out = out};
     memcpy(job.defcolor, defcolor, 4);
     gt_par_for(par, tess_rows, &job, (uint32_t)nlv, 2);
