@@ -169,3 +169,27 @@ TEST(compat_zero_area_modulate)
     CHECK_EQ_U(out[0], 0);
     CHECK_EQ_U(out[2], 0);
 }
+
+/* "patch": PPSSPP places a Bezier grid line i of tess at t = i * (1/tess)
+ * in floats. For tess 3 that is the single-precision number nearest 1/3,
+ * 0x3EAAAAAB, where GE-HARDWARE.md §4's lerps use k/256 = 85/256. At
+ * t = 1/2 the Bernstein weights are exactly 1/8, 3/8, 3/8, 1/8, and control
+ * points 0, 1, 2, 3 (evenly spaced: the curve is 3t) give 1.5 in both
+ * directions; a weight vector {1, 0, 0, 0} passes the first point through. */
+TEST(compat_bezier_grid_lines)
+{
+    float t = compat_bezier_uv(0, 1, 3);
+    uint32_t bits;
+    memcpy(&bits, &t, 4);
+    CHECK_EQ_U(bits, 0x3EAAAAABu);
+    CHECK(t != 85.0f / 256.0f);
+    float w[4];
+    compat_bezier_weights(1, 2, w);
+    CHECK(w[0] == 0.125f && w[1] == 0.375f && w[2] == 0.375f && w[3] == 0.125f);
+    const float p[4][4] = {{0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 3}};
+    CHECK(compat_bezier_sample(p, w, w) == 1.5f);
+    const float ends[4] = {1, 0, 0, 0};
+    const float q[4][4] = {{7, 100, 100, 100}, {8, 100, 100, 100}, {9, 100, 100, 100}, {10, 100, 100, 100}};
+    CHECK(compat_bezier_sample(q, ends, ends) == 7.0f);
+    CHECK(compat_bezier_uv(2, 3, 3) == 3.0f);
+}
