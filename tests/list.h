@@ -16,3 +16,4 @@
 #include "list_server.h"
 #include "list_batch.h"
 #include "list_compat.h"
+#include "list_setup_probe.h"

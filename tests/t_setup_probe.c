@@ -1,0 +1,828 @@
+/* Triangle setup (GE-HARDWARE.md §2) pinned pixel by pixel: the plane
+ * anchor, exact colour and depth planes, the fog plane and perspective
+ * texture coordinates, each checked at every covered pixel of whole
+ * triangles drawn through display lists (pipeline/setup.c, raster.c).
+ *
+ * Expected values never come from the code under test. They come from an
+ * independent model of §2 written here: every triangle gets, for each
+ * interpolated quantity, a plane "value at the anchor vertex plus per-x and
+ * per-y gradients", each gradient the exact cross product of vertex
+ * differences (a wide integer) times the 256-segment area reciprocal. The
+ * table itself is called (gemath_area_recip: §2's table, tested against an
+ * exact model of its knots in t_gemath_tables.c), as is the §1 perspective
+ * reciprocal table (gemath_recip, tested there too); everything else is
+ * computed here.
+ *
+ * §2 fixes the structure (planes, anchor, area table) but not every
+ * constant. Where getile made a documented model choice, the model here
+ * pins it, named next to the code that uses it:
+ *  - planes and gradients carry 16 fraction bits per value unit and per
+ *    1/16 pixel, gradients rounded toward minus infinity, the pixel value
+ *    the plane floored (setup.c header, RAST_PLANE_FRAC in raster.h);
+ *  - the area table takes a 16-bit index: areas of 2^16 and more are
+ *    shifted right by the smallest amount that fits, the result scaling as
+ *    2^(35 + shift) / area (gemath.h gemath_area_recip32,
+ *    GEMATH_AREA_RECIP_LOG2);
+ *  - when the long edge is the right side the anchor is the top vertex of
+ *    the long edge (raster.h rast_anchor_vertex; §2 leaves it open);
+ *    leftmost ties take the first vertex in primitive order;
+ *  - samples at 16 px + 7 (PPSSPP TriangleEdge::Start), coverage by
+ *    PPSSPP's fill rule (IsRightSideOrFlatBottomLine), as t_raster.c tests;
+ *  - fog: the 8-bit factor is the interpolated factor times 256, floored
+ *    and limited to 0..255 (PPSSPP ClampFogDepth), blended as
+ *    (c f + fogcolor (255 - f) + 255) / 256 (PPSSPP DrawSinglePixel);
+ *  - perspective: per vertex S = s / w, T = t / w, Q = 1 / w, planes in
+ *    block floating point (the largest of the three vertex values of a
+ *    plane scaled to a 31-bit integer), per pixel s = S * recip(Q) in GE
+ *    arithmetic (§1: every result truncated to 16 significant bits, no
+ *    divider).
+ *
+ * Positions are in 1/16 pixel ("X16") throughout the models. Packed 8888
+ * pixels are R | G<<8 | B<<16 | A<<24; draws that do not write stencil keep
+ * the buffer's alpha, so only RGB is compared. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dlbuild.h"
+#include "gemath.h"
+#include "raster.h"
+#include "render.h"
+#include "test.h"
+
+#define SP_LIST 0x08100000u
+#define SP_VB 0x08200000u
+#define SP_TEX 0x08300000u
+#define SP_VRAM 0x04000000u
+#define SP_ZOFF 0x88000u
+#define SP_ZBUF (SP_VRAM + SP_ZOFF)
+#define SP_W 480
+#define SP_H 272
+
+/* Register numbers ge_cmd.h does not name (PPSSPP GPU/ge_constants.h). */
+enum {
+    R_VIEWPORT_SX = 0x42, R_VIEWPORT_SY = 0x43, R_VIEWPORT_SZ = 0x44,
+    R_VIEWPORT_CX = 0x45, R_VIEWPORT_CY = 0x46, R_VIEWPORT_CZ = 0x47,
+    R_TEXSCALE_U = 0x48, R_TEXSCALE_V = 0x49, R_TEXOFFSET_U = 0x4A, R_TEXOFFSET_V = 0x4B,
+};
+
+/* ---- Harness ---------------------------------------------------------------- */
+
+struct sp {
+    struct gt_render *r;
+    struct dl l;
+    uint32_t vnext;
+};
+
+static void cmd(struct sp *t, unsigned c, uint32_t data) { dl_cmd(&t->l, c, data); }
+static void cmdf(struct sp *t, unsigned c, float f) { dl_cmd(&t->l, c, dl_float24(f)); }
+
+static void upload(struct sp *t, unsigned num_cmd, const float *m, unsigned n)
+{
+    cmd(t, num_cmd, 0);
+    for (unsigned i = 0; i < n; i++) cmdf(t, num_cmd + 1, m[i]);
+}
+
+static const float ID43[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+
+/* World and view identity; projection given (out.k = x p[k] + y p[4+k] +
+ * z p[8+k] + w p[12+k]). */
+static void projection(struct sp *t, const float proj[16])
+{
+    upload(t, GE_WORLD_NUM, ID43, 12);
+    upload(t, GE_VIEW_NUM, ID43, 12);
+    upload(t, GE_PROJ_NUM, proj, 16);
+}
+
+/* A fresh context: 8888 colour buffer at VRAM 0 (stride 512), depth at
+ * SP_ZOFF (stride 512), scissor 0..479 x 0..271, Gouraud, depth range
+ * 0..65535, no culling, DEPTHCLIP off, and for transform mode the "pixel
+ * viewport": scale (1, 1, 0), centre (2048, 2048, 32768), offset 2048
+ * pixels, so a clip (x, y) with w = 1 lands on pixel (x, y) exactly and
+ * every depth is 32768. Memory starts zeroed. */
+static void sp_init(struct sp *t)
+{
+    struct gt_diag d = {0};
+    t->r = calloc(1, sizeof *t->r);
+    CHECK(t->r != NULL);
+    CHECK_EQ_I(gt_render_init(t->r, &d), GT_OK);
+    dl_init(&t->l);
+    t->vnext = SP_VB;
+    cmd(t, GE_BASE, 0x080000);
+    cmd(t, GE_FB_PTR, 0);
+    cmd(t, GE_FB_WIDTH, 512);
+    cmd(t, GE_FB_FORMAT, 3);
+    cmd(t, GE_Z_PTR, SP_ZOFF);
+    cmd(t, GE_Z_WIDTH, 512);
+    cmd(t, GE_SCISSOR1, 0);
+    cmd(t, GE_SCISSOR2, (SP_W - 1) | (uint32_t)(SP_H - 1) << 10);
+    cmd(t, GE_REGION1, 0);
+    cmd(t, GE_REGION2, 1023 | 1023u << 10);
+    cmd(t, GE_SHADEMODE, 1);
+    cmd(t, GE_MIN_Z, 0);
+    cmd(t, GE_MAX_Z, 0xFFFF);
+    cmd(t, GE_DEPTHCLIP_ON, 0);
+    cmd(t, GE_CULL_ON, 0);
+    cmdf(t, R_VIEWPORT_SX, 1);
+    cmdf(t, R_VIEWPORT_SY, 1);
+    cmdf(t, R_VIEWPORT_SZ, 0);
+    cmdf(t, R_VIEWPORT_CX, 2048);
+    cmdf(t, R_VIEWPORT_CY, 2048);
+    cmdf(t, R_VIEWPORT_CZ, 32768);
+    cmd(t, GE_OFFSET_X, 2048 * 16);
+    cmd(t, GE_OFFSET_Y, 2048 * 16);
+}
+
+static void sp_free(struct sp *t)
+{
+    dl_free(&t->l);
+    gt_render_free(t->r);
+    free(t->r);
+    t->r = NULL;
+}
+
+/* Runs the list built so far; registers carry over to the next list. */
+static void sp_run(struct sp *t)
+{
+    struct gt_diag d = {0};
+    dl_finish(&t->l);
+    CHECK(t->l.err == 0);
+    CHECK(t->l.n * 4 < SP_VB - SP_LIST);
+    for (size_t i = 0; i < t->l.n; i++) mem_write32(&t->r->mem, SP_LIST + 4 * (uint32_t)i, t->l.w[i]);
+    int rc = gt_render_list(t->r, SP_LIST, &d);
+    CHECK_MSG(rc == GT_OK, "gt_render_list: %d %s", rc, d.msg);
+    t->l.n = 0;
+}
+
+static uint32_t f32bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* A vertex with float position, 8888 colour and float texture
+ * coordinates. Every float used is exact in the GE format. */
+struct sv {
+    float x, y, z;
+    uint32_t c;
+    float u, v;
+};
+
+/* Writes n vertices (texcoord if tex, colour, position, all 4-byte
+ * components) and draws them as independent triangles, in through mode
+ * (VTYPE bit 23) or transform mode. */
+static void draw_tris(struct sp *t, bool through, bool tex, const struct sv *v, unsigned n)
+{
+    uint32_t a = t->vnext;
+    for (unsigned i = 0; i < n; i++) {
+        if (tex) {
+            mem_write32(&t->r->mem, a, f32bits(v[i].u));
+            mem_write32(&t->r->mem, a + 4, f32bits(v[i].v));
+            a += 8;
+        }
+        mem_write32(&t->r->mem, a, v[i].c);
+        mem_write32(&t->r->mem, a + 4, f32bits(v[i].x));
+        mem_write32(&t->r->mem, a + 8, f32bits(v[i].y));
+        mem_write32(&t->r->mem, a + 12, f32bits(v[i].z));
+        a += 16;
+    }
+    uint32_t vtype = (tex ? 3u : 0u) | 7u << 2 | 3u << 7 | (through ? 1u << 23 : 0u);
+    cmd(t, GE_VTYPE, vtype);
+    cmd(t, GE_BASE, (t->vnext >> 8) & 0x0F0000);
+    cmd(t, GE_VADDR, t->vnext & 0xFFFFFF);
+    cmd(t, GE_PRIM, 3u << 16 | n);
+    cmd(t, GE_BASE, 0x080000);
+    t->vnext = (a + 15) & ~15u;
+    CHECK(t->vnext < SP_TEX);
+}
+
+static uint32_t rgb_at(const struct sp *t, int x, int y)
+{
+    return mem_read32(&t->r->mem, SP_VRAM + ((uint32_t)y * 512 + (uint32_t)x) * 4) & 0xFFFFFF;
+}
+
+static uint16_t z_at(const struct sp *t, int x, int y)
+{
+    return mem_read16(&t->r->mem, SP_ZBUF + ((uint32_t)y * 512 + (uint32_t)x) * 2);
+}
+
+static void fill_buffers(struct sp *t, uint8_t color_byte, uint8_t z_byte)
+{
+    struct gt_diag d = {0};
+    CHECK_EQ_I(mem_fill(&t->r->mem, SP_VRAM, color_byte, 512 * SP_H * 4, &d), GT_OK);
+    CHECK_EQ_I(mem_fill(&t->r->mem, SP_ZBUF, z_byte, 512 * SP_H * 2, &d), GT_OK);
+}
+
+static uint32_t pack_rgb(unsigned r, unsigned g, unsigned b) { return r | g << 8 | b << 16; }
+
+/* ---- Coverage (the fill rule, as in t_raster.c) -------------------------------- */
+
+static int64_t cross3(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t cx, int64_t cy)
+{
+    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+}
+
+/* Sample (sx, sy) covered by triangle X[], Y[] under PPSSPP's fill rule:
+ * strict insideness of the point moved by an infinitesimal (e, e^2), e > 0
+ * (samples on a left or horizontal top edge are in, on a right or
+ * horizontal bottom edge out). */
+static bool tri_cov(const int64_t X[3], const int64_t Y[3], int64_t sx, int64_t sy)
+{
+    int64_t area = cross3(X[0], Y[0], X[1], Y[1], X[2], Y[2]);
+    if (area == 0) return false;
+    int64_t sg = area > 0 ? 1 : -1;
+    for (int i = 0; i < 3; i++) {
+        int64_t px = X[i], py = Y[i], qx = X[(i + 1) % 3], qy = Y[(i + 1) % 3];
+        int64_t f = sg * cross3(px, py, qx, qy, sx, sy);
+        if (f == 0) f = sg * -(qy - py);
+        if (f == 0) f = sg * (qx - px);
+        if (f <= 0) return false;
+    }
+    return true;
+}
+
+/* Sample position of pixel p: 16 p + 7 (PPSSPP TriangleEdge::Start). */
+static int64_t sample16(int p) { return (int64_t)p * 16 + 7; }
+
+/* ---- The model of §2 ------------------------------------------------------- */
+
+/* Model choice pinned (setup.c, raster.h RAST_PLANE_FRAC): 16 fraction
+ * bits. Stated here as a number, not read from the code under test. */
+#define M_FRAC 16
+/* Model choice pinned (gemath.h GEMATH_AREA_RECIP_LOG2): the table's
+ * entries approximate 2^35 / index. */
+#define M_RECIP_LOG2 35
+_Static_assert(M_FRAC == RAST_PLANE_FRAC, "the model pins 16 plane fraction bits");
+_Static_assert(M_RECIP_LOG2 == GEMATH_AREA_RECIP_LOG2, "the model pins the table scale 2^35");
+
+/* floor(n / 2^k) by division (no reliance on shifting negative values). */
+static int64_t floor_pow2(__int128 n, unsigned k)
+{
+    __int128 d = (__int128)1 << k;
+    __int128 q = n / d;
+    if (n % d != 0 && n < 0) q--;
+    return (int64_t)q;
+}
+
+/* §2's anchor, by geometry: the long edge joins the topmost and the
+ * bottommost vertex (distinct y assumed for those two and the middle one);
+ * it is the right side when the middle vertex lies left of it at the
+ * middle vertex's height. Then the anchor is the top vertex of the long
+ * edge (getile's model choice), else the leftmost vertex (first in
+ * primitive order on a tie). */
+static unsigned model_anchor(const int64_t X[3], const int64_t Y[3])
+{
+    unsigned top = 0, bot = 0;
+    for (unsigned i = 1; i < 3; i++) {
+        if (Y[i] < Y[top]) top = i;
+        if (Y[i] > Y[bot]) bot = i;
+    }
+    unsigned mid = 3 - top - bot;
+    /* x of the long edge at height Y[mid], times (Y[bot] - Y[top]) > 0. */
+    int64_t h = Y[bot] - Y[top];
+    int64_t edge_x_h = X[top] * h + (X[bot] - X[top]) * (Y[mid] - Y[top]);
+    if (X[mid] * h < edge_x_h) return top;
+    unsigned left = 0;
+    for (unsigned i = 1; i < 3; i++)
+        if (X[i] < X[left]) left = i;
+    return left;
+}
+
+/* A plane of the model: value at the anchor (plane units: 2^M_FRAC per
+ * value unit), gradients per 1/16 pixel (plane units). */
+struct mplane {
+    int64_t v, gx, gy, ax, ay;
+    unsigned shift; /* the area's shift into the 16-bit table index */
+};
+
+/* The plane through values val[] at the vertices, anchored at vertex an.
+ * Gradients: Cramer's rule on the vertex differences from the anchor,
+ * gx = Nx / A, gy = Ny / A with A the doubled signed area; 1 / |A| from the
+ * area table (index |A| >> shift, shift the smallest that makes it fit 16
+ * bits), the product floored to M_FRAC fraction bits. */
+static struct mplane model_plane(const int64_t X[3], const int64_t Y[3], const int64_t val[3], unsigned an)
+{
+    unsigned b = (an + 1) % 3, c = (an + 2) % 3;
+    int64_t dxb = X[b] - X[an], dyb = Y[b] - Y[an], dxc = X[c] - X[an], dyc = Y[c] - Y[an];
+    __int128 dvb = (__int128)val[b] - val[an], dvc = (__int128)val[c] - val[an];
+    __int128 A = (__int128)dxb * dyc - (__int128)dxc * dyb;
+    __int128 nx = dvb * dyc - dvc * dyb;
+    __int128 ny = dvc * dxb - dvb * dxc;
+    if (A < 0) A = -A, nx = -nx, ny = -ny;
+    CHECK(A > 0 && A < ((__int128)1 << 32));
+    unsigned shift = 0;
+    while ((A >> shift) > 0xFFFF) shift++;
+    uint64_t R = gemath_area_recip((uint16_t)(A >> shift));
+    struct mplane p;
+    p.v = val[an] * ((int64_t)1 << M_FRAC);
+    p.gx = floor_pow2(nx * (__int128)R, M_RECIP_LOG2 + shift - M_FRAC);
+    p.gy = floor_pow2(ny * (__int128)R, M_RECIP_LOG2 + shift - M_FRAC);
+    p.ax = X[an], p.ay = Y[an];
+    p.shift = shift;
+    return p;
+}
+
+/* The plane at sample (sx, sy), in plane units. */
+static __int128 plane_raw(const struct mplane *p, int64_t sx, int64_t sy)
+{
+    return (__int128)p->v + (__int128)p->gx * (sx - p->ax) + (__int128)p->gy * (sy - p->ay);
+}
+
+/* The plane at a sample as a value: floored to an integer. */
+static int64_t plane_int(const struct mplane *p, int64_t sx, int64_t sy)
+{
+    return floor_pow2(plane_raw(p, sx, sy), M_FRAC);
+}
+
+static int64_t clampi(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* A through-mode Gouraud triangle in the model: vertex positions (1/16
+ * pixel), 8888 colours and depths; RGB and depth planes from anchor an. */
+struct mtri {
+    int64_t X[3], Y[3];
+    struct mplane col[3], z;
+};
+
+static void model_tri(struct mtri *m, const struct sv v[3], unsigned an)
+{
+    for (int i = 0; i < 3; i++) {
+        /* The positions are multiples of 1/16, so x * 16 is exact. */
+        m->X[i] = (int64_t)(v[i].x * 16.0f);
+        m->Y[i] = (int64_t)(v[i].y * 16.0f);
+        CHECK(v[i].x * 16.0f == (float)m->X[i] && v[i].y * 16.0f == (float)m->Y[i]);
+    }
+    for (int k = 0; k < 3; k++) {
+        int64_t val[3];
+        for (int i = 0; i < 3; i++) val[i] = (int64_t)(v[i].c >> (8 * k) & 0xFF);
+        m->col[k] = model_plane(m->X, m->Y, val, an);
+    }
+    int64_t zv[3];
+    for (int i = 0; i < 3; i++) zv[i] = (int64_t)v[i].z;
+    m->z = model_plane(m->X, m->Y, zv, an);
+}
+
+static uint32_t model_rgb(const struct mtri *m, int x, int y)
+{
+    int64_t sx = sample16(x), sy = sample16(y);
+    uint32_t out = 0;
+    for (int k = 0; k < 3; k++) out |= (uint32_t)clampi(plane_int(&m->col[k], sx, sy), 0, 255) << (8 * k);
+    return out;
+}
+
+static uint16_t model_z(const struct mtri *m, int x, int y)
+{
+    return (uint16_t)clampi(plane_int(&m->z, sample16(x), sample16(y)), 0, 65535);
+}
+
+/* Draws the through-mode triangle v (depth test ALWAYS with writes) on
+ * buffers prefilled with colour 0x5B5B5B and depth 0x5A5A, then checks
+ * every pixel of the screen: covered pixels hold the model's RGB (and its
+ * depth when check_z), uncovered ones the background. Returns the number
+ * of covered pixels. */
+static unsigned draw_and_check(const struct sv v[3], unsigned an, bool check_z, const char *what)
+{
+    struct sp t;
+    sp_init(&t);
+    fill_buffers(&t, 0x5B, 0x5A);
+    cmd(&t, GE_ZTEST_ON, 1);
+    cmd(&t, GE_Z_TEST, 1);
+    cmd(&t, GE_Z_WRITE_DISABLE, 0);
+    draw_tris(&t, true, false, v, 3);
+    sp_run(&t);
+    struct mtri m;
+    model_tri(&m, v, an);
+    unsigned covered = 0;
+    for (int y = 0; y < SP_H; y++)
+        for (int x = 0; x < SP_W; x++) {
+            uint32_t got = rgb_at(&t, x, y);
+            uint16_t gz = z_at(&t, x, y);
+            if (!tri_cov(m.X, m.Y, sample16(x), sample16(y))) {
+                CHECK_MSG(got == 0x5B5B5B && gz == 0x5A5A, "%s: pixel (%d,%d) not covered but 0x%06x z 0x%04x", what,
+                          x, y, got, gz);
+                continue;
+            }
+            covered++;
+            uint32_t want = model_rgb(&m, x, y);
+            CHECK_MSG(got == want, "%s: pixel (%d,%d) = 0x%06x, model 0x%06x", what, x, y, got, want);
+            if (check_z)
+                CHECK_MSG(gz == model_z(&m, x, y), "%s: depth (%d,%d) = %u, model %u", what, x, y, gz,
+                          model_z(&m, x, y));
+        }
+    sp_free(&t);
+    return covered;
+}
+
+/* Pixels where the model with anchor a and with anchor b give different
+ * RGB, among the covered pixels. */
+static unsigned anchor_differences(const struct sv v[3], unsigned a, unsigned b)
+{
+    struct mtri ma, mb;
+    model_tri(&ma, v, a);
+    model_tri(&mb, v, b);
+    unsigned n = 0;
+    for (int y = 0; y < SP_H; y++)
+        for (int x = 0; x < SP_W; x++)
+            if (tri_cov(ma.X, ma.Y, sample16(x), sample16(y)) && model_rgb(&ma, x, y) != model_rgb(&mb, x, y)) n++;
+    return n;
+}
+
+/* ---- 1. The anchor rule ----------------------------------------------------- */
+
+/* Three triangles of §2's cases, vertices listed as (top, middle, bottom)
+ * in 1/16-pixel multiples, with steep colour gradients (about 1 to 3
+ * colour steps per pixel) so the anchor's effect on the floored gradients
+ * shows at some pixels. */
+static const struct sv ANCHOR_TRIS[3][3] = {
+    /* Long edge on the left (the middle vertex lies right of top -> bottom):
+     * anchored at the leftmost vertex, here the BOTTOM one, so the rule
+     * "leftmost" and the right-side rule "top of the long edge" differ. */
+    {{150.25f, 10.5f, 0, 0xFF2500FFu, 0, 0},
+     {300.0625f, 90.75f, 0, 0xFFC9FF00u, 0, 0},
+     {20.5f, 250.125f, 0, 0xFFFF0780u, 0, 0}},
+    /* Long edge on the right (the middle vertex lies left of it): anchored
+     * at the top vertex of the long edge (model choice); the leftmost is
+     * the middle one. */
+    {{200.5f, 15.25f, 0, 0xFF10F0E0u, 0, 0},
+     {30.75f, 120.5f, 0, 0xFFE01F05u, 0, 0},
+     {260.125f, 260.875f, 0, 0xFF7F80FFu, 0, 0}},
+    /* Vertical right edge: the long edge (top -> bottom) is vertical and
+     * on the right; anchored at its top vertex. */
+    {{400.5f, 20.25f, 0, 0xFF00FF33u, 0, 0},
+     {250.25f, 140.125f, 0, 0xFFFF80CCu, 0, 0},
+     {400.5f, 250.75f, 0, 0xFF3300FFu, 0, 0}},
+};
+
+TEST(setup_anchor_rule)
+{
+    /* (a) rast_anchor_vertex directly, every primitive order of each
+     * triangle: the returned index must name the §2 vertex. Expected (by
+     * hand from the coordinates): triangle 0 -> its bottom vertex
+     * (leftmost, x 20.5); 1 -> its top vertex (long edge right side); 2 ->
+     * its top vertex (vertical long edge on the right). */
+    static const unsigned perm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    static const unsigned want_role[3] = {2, 0, 0}; /* index in (top, middle, bottom) */
+    for (int n = 0; n < 3; n++)
+        for (int p = 0; p < 6; p++) {
+            int64_t X[3], Y[3];
+            for (int i = 0; i < 3; i++) {
+                X[i] = (int64_t)(ANCHOR_TRIS[n][perm[p][i]].x * 16.0f);
+                Y[i] = (int64_t)(ANCHOR_TRIS[n][perm[p][i]].y * 16.0f);
+            }
+            unsigned got = rast_anchor_vertex(X, Y);
+            CHECK_MSG(got < 3 && perm[p][got] == want_role[n], "triangle %d order %d: anchor index %u (vertex %u), want vertex %u",
+                      n, p, got, got < 3 ? perm[p][got] : 99, want_role[n]);
+            /* The test's own geometric model agrees with the hand result. */
+            CHECK_EQ_U(perm[p][model_anchor(X, Y)], want_role[n]);
+        }
+    /* A vertical LEFT long edge: the long edge is the left side, so the
+     * leftmost vertex anchors; top and bottom tie for leftmost and the
+     * first in primitive order wins (model choice, rast_anchor_vertex). */
+    {
+        int64_t X[3] = {50 * 16, 200 * 16, 50 * 16}, Y[3] = {0, 100 * 16, 300 * 16};
+        CHECK_EQ_U(rast_anchor_vertex(X, Y), 0);
+        int64_t X2[3] = {200 * 16, 50 * 16, 50 * 16}, Y2[3] = {100 * 16, 300 * 16, 0};
+        CHECK_EQ_U(rast_anchor_vertex(X2, Y2), 1);
+    }
+
+    /* (b) Each triangle drawn (through mode, Gouraud) in a primitive order
+     * that is not (top, middle, bottom), one clockwise and one counter-
+     * clockwise (setup reorients), every covered pixel's RGB equal to the
+     * model anchored at the §2 vertex; the test also shows that each other
+     * anchor choice would change some pixel, so the anchor is pinned. */
+    static const unsigned order[3][3] = {{1, 2, 0}, {0, 2, 1}, {2, 1, 0}};
+    for (int n = 0; n < 3; n++) {
+        struct sv v[3];
+        for (int i = 0; i < 3; i++) v[i] = ANCHOR_TRIS[n][order[n][i]];
+        unsigned an = 0;
+        while (order[n][an] != want_role[n]) an++;
+        int64_t X[3], Y[3];
+        for (int i = 0; i < 3; i++) X[i] = (int64_t)(v[i].x * 16.0f), Y[i] = (int64_t)(v[i].y * 16.0f);
+        CHECK_EQ_U(model_anchor(X, Y), an);
+        for (unsigned other = 0; other < 3; other++) {
+            if (other == an) continue;
+            unsigned diff = anchor_differences(v, an, other);
+            CHECK_MSG(diff > 0, "triangle %d: anchoring at vertex %u instead of %u changes no pixel; the test would not pin the anchor",
+                      n, other, an);
+        }
+        char what[32];
+        snprintf(what, sizeof what, "anchor triangle %d", n);
+        unsigned covered = draw_and_check(v, an, false, what);
+        CHECK_MSG(covered > 10000, "triangle %d covers %u pixels", n, covered);
+    }
+}
+
+/* ---- 2. Exact colour and depth planes -------------------------------------------- */
+
+TEST(setup_color_depth_planes_exact)
+{
+    /* Through-mode Gouraud triangles with per-vertex colours and depths;
+     * every covered pixel's R, G, B and z equal the model exactly:
+     * floor(value at anchor + gx (X - ax) + gy (Y - ay)) with floored
+     * fixed-point gradients through the area table (header comment).
+     *  0: large, its doubled area in 1/256 pixel^2 (26195244) not a power
+     *     of two, so the area is shifted into the 16-bit index (shift 9)
+     *     and the table interpolates inside a segment; depths 1000 ..
+     *     65000;
+     *  1: a right triangle 64 x 64 pixels: doubled area 2^20 exactly (the
+     *     table is exact at a power of two: 2^35 / 2^15);
+     *  2: a small triangle (a few pixels): area below 2^16, used unshifted;
+     *  3: a tiny triangle whose doubled area (219 / 256 pixel^2) falls in
+     *     the table's first segment (model choice: the exact reciprocal
+     *     there), covering the one sample (50 + 7/16, 50 + 7/16). */
+    static const struct sv tris[4][3] = {
+        {{12.5625f, 30.1875f, 1000, 0xFF1040F0u, 0, 0},
+         {470.9375f, 60.4375f, 65000, 0xFFF0A005u, 0, 0},
+         {200.3125f, 265.8125f, 30001, 0xFF08FF77u, 0, 0}},
+        {{100, 100, 0, 0xFF000000u, 0, 0},
+         {164, 100, 65535, 0xFF00FFFFu, 0, 0},
+         {100, 164, 4097, 0xFFFF00FFu, 0, 0}},
+        {{300.5f, 200.25f, 40000, 0xFF30C0FFu, 0, 0},
+         {305.75f, 201.0625f, 100, 0xFFC03000u, 0, 0},
+         {302.125f, 206.9375f, 65535, 0xFF00FF80u, 0, 0}},
+        {{50, 50, 10, 0xFF000000u, 0, 0},
+         {50.9375f, 50.125f, 60000, 0xFFFFFFFFu, 0, 0},
+         {50.1875f, 50.9375f, 30000, 0xFF80FF00u, 0, 0}},
+    };
+    /* Area facts the cases rely on, computed from the coordinates. */
+    unsigned min_cov[4] = {20000, 1900, 10, 1};
+    for (int n = 0; n < 4; n++) {
+        struct mtri m;
+        model_tri(&m, tris[n], 0);
+        int64_t A = cross3(m.X[0], m.Y[0], m.X[1], m.Y[1], m.X[2], m.Y[2]);
+        if (A < 0) A = -A;
+        if (n == 0) CHECK(m.z.shift > 0 && (A & (A - 1)) != 0 && ((A >> m.z.shift) & 0xFF) != 0);
+        if (n == 1) CHECK_EQ_I(A, 1 << 20);
+        if (n == 2) CHECK(A < 65536 && A > 256);
+        if (n == 3) CHECK_EQ_I(A, 219);
+        unsigned an = model_anchor(m.X, m.Y);
+        char what[32];
+        snprintf(what, sizeof what, "plane triangle %d", n);
+        unsigned covered = draw_and_check(tris[n], an, true, what);
+        CHECK_MSG(covered >= min_cov[n], "triangle %d covers %u pixels", n, covered);
+    }
+}
+
+/* ---- 3. The fog plane ---------------------------------------------------------- */
+
+/* PPSSPP DrawSinglePixel: (c f + fogcolor (255 - f) + 255) / 256 per RGB. */
+static unsigned fog_blend(unsigned c, unsigned fc, unsigned f) { return (c * f + fc * (255 - f) + 255) / 256; }
+
+TEST(setup_fog_plane)
+{
+    /* Transform mode, identity world and view, a projection whose z row is
+     * zero (clip z = 0, w = 1: no near clipping, depth 32768 everywhere).
+     * The fog factor per vertex is (eye z + FOG1) * FOG2 (PPSSPP
+     * ComputeTransformState; t_vprobe.c vprobe_fog). FOG1 = 1, FOG2 = 0.5
+     * and eye z chosen so the factor is exact:
+     *   z -0.875 -> 0.0625, z 0.8125 -> 0.90625, z -0.3125 -> 0.34375;
+     * a second triangle reaches factor 1 (z = 1) at one vertex, where
+     * 256 f = 256 is limited to 255.
+     * The vertex colour is the same at all vertices (flat colour), the fog
+     * colour different, so each pixel shows only the fog factor. The
+     * model: the fog plane per §2 over the factor in 16-bit fixed point
+     * (f * 2^16, exact here), the 8-bit factor floor(plane / 2^8) limited
+     * to 0..255, then the blend above. */
+    static const unsigned C[3] = {200, 40, 100}, FC[3] = {20, 100, 255};
+    struct { struct sv v[3]; int64_t f16[3]; } tris[2] = {
+        {{{20.5f, 10.25f, -0.875f, 0, 0, 0}, {460.75f, 100.5f, 0.8125f, 0, 0, 0}, {150.0625f, 260.9375f, -0.3125f, 0, 0, 0}},
+         {4096, 59392, 22528}},
+        {{{300.25f, 120.5f, 1, 0, 0, 0}, {470.5f, 270.125f, -0.5f, 0, 0, 0}, {240.75f, 268.25f, 0.25f, 0, 0, 0}},
+         {65536, 16384, 40960}},
+    };
+    static const float proj[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+    for (int n = 0; n < 2; n++) {
+        struct sp t;
+        sp_init(&t);
+        projection(&t, proj);
+        cmd(&t, GE_FOG_ON, 1);
+        cmdf(&t, GE_FOG1, 1);
+        cmdf(&t, GE_FOG2, 0.5f);
+        cmd(&t, GE_FOG_COLOR, pack_rgb(FC[0], FC[1], FC[2]));
+        struct sv v[3];
+        int64_t X[3], Y[3];
+        for (int i = 0; i < 3; i++) {
+            v[i] = tris[n].v[i];
+            v[i].c = 0xFF000000u | pack_rgb(C[0], C[1], C[2]);
+            X[i] = (int64_t)(v[i].x * 16.0f), Y[i] = (int64_t)(v[i].y * 16.0f);
+            /* The factor, (z + 1) / 2, in 1/65536 (exact rationals). */
+            CHECK_EQ_I((int64_t)((v[i].z + 1.0f) * 32768.0f), tris[n].f16[i]);
+        }
+        draw_tris(&t, false, false, v, 3);
+        sp_run(&t);
+        struct mplane fog = model_plane(X, Y, tris[n].f16, model_anchor(X, Y));
+        unsigned covered = 0, levels[256] = {0}, distinct = 0;
+        for (int y = 0; y < SP_H; y++)
+            for (int x = 0; x < SP_W; x++) {
+                uint32_t got = rgb_at(&t, x, y);
+                if (!tri_cov(X, Y, sample16(x), sample16(y))) {
+                    CHECK_MSG(got == 0, "fog triangle %d: pixel (%d,%d) not covered but 0x%06x", n, x, y, got);
+                    continue;
+                }
+                covered++;
+                /* Plane units: 2^16 per factor unit of 2^-16: the factor
+                 * times 256 is the plane / 2^24. */
+                unsigned f = (unsigned)clampi(floor_pow2(plane_raw(&fog, sample16(x), sample16(y)), 24), 0, 255);
+                if (!levels[f]++) distinct++;
+                uint32_t want = pack_rgb(fog_blend(C[0], FC[0], f), fog_blend(C[1], FC[1], f), fog_blend(C[2], FC[2], f));
+                CHECK_MSG(got == want, "fog triangle %d: pixel (%d,%d) = 0x%06x, want 0x%06x (factor %u)", n, x, y, got,
+                          want, f);
+            }
+        CHECK_MSG(covered > 5000, "fog triangle %d covers %u pixels", n, covered);
+        /* The factor really varies across the triangle (a constant fog
+         * would pass a weaker test). */
+        CHECK_MSG(distinct > 100, "fog triangle %d: only %u distinct factors", n, distinct);
+        if (n == 1) CHECK_MSG(levels[255] > 0, "fog triangle 1 never reaches the limit 255");
+        sp_free(&t);
+    }
+}
+
+/* ---- 4. Perspective-correct texture coordinates ------------------------------- */
+
+/* A GE float value m * 2^e (16-bit significand, §1) as bits. */
+static gefloat ge_bits(uint64_t m, int32_t e)
+{
+    CHECK(m >= 0x8000 && m <= 0xFFFF);
+    int32_t ef = e + 15 + 127;
+    CHECK(ef > 0 && ef < 255);
+    return (uint32_t)ef << 23 | (uint32_t)(m & 0x7FFF) << 8;
+}
+
+/* |n| * 2^e truncated to 16 significant bits (§1: toward zero), as a
+ * significand in [2^15, 2^16) and its exponent; false for zero. */
+static bool trunc16(unsigned __int128 n, int32_t e, uint64_t *m, int32_t *me)
+{
+    if (n == 0) return false;
+    int nb = 0;
+    while (nb < 127 && (n >> nb) != 0) nb++;
+    if (nb > 16) {
+        *m = (uint64_t)(n >> (nb - 16));
+        *me = e + (nb - 16);
+    } else {
+        *m = (uint64_t)(n << (16 - nb));
+        *me = e - (16 - nb);
+    }
+    return true;
+}
+
+/* The texel index the model gives along one axis of a size-2^lg level-0
+ * texture, for plane values ps (the coordinate plane, units 2^pe) and pq
+ * (the Q plane, units 2^qe) at a pixel: q = trunc16(Q), r = recip(q) (the
+ * §1 table), s = trunc16(trunc16(S) * r), then floor(s * 2^lg) (the texel
+ * coordinate with 8 fraction bits is s * 2^(lg + 8) truncated toward zero;
+ * nearest sampling floors it by 8 bits), clamped to the texture. */
+static int persp_texel(__int128 ps, int32_t pe, __int128 pq, int32_t qe, unsigned lg)
+{
+    CHECK(pq > 0);
+    uint64_t mq, mr, ms;
+    int32_t eq, es;
+    CHECK(trunc16((unsigned __int128)pq, qe, &mq, &eq));
+    gefloat r = gemath_recip(ge_bits(mq, eq));
+    mr = 0x8000u | (r >> 8 & 0x7FFFu);
+    int32_t er = (int32_t)(r >> 23 & 0xFF) - 127 - 15;
+    bool neg = ps < 0;
+    unsigned __int128 mag = (unsigned __int128)(neg ? -ps : ps);
+    if (!trunc16(mag, pe, &ms, &es)) return 0;
+    uint64_t mp;
+    int32_t ep;
+    CHECK(trunc16((unsigned __int128)ms * mr, es + er, &mp, &ep));
+    /* Texel coordinate with 8 fraction bits, truncated toward zero. */
+    int32_t sh = ep + (int32_t)lg + 8;
+    int64_t u8 = sh >= 0 ? (int64_t)(mp << sh) : (int64_t)(mp >> -sh);
+    if (neg) u8 = -u8;
+    int64_t texel = floor_pow2(u8, 8);
+    return (int)clampi(texel, 0, ((int64_t)1 << lg) - 1);
+}
+
+/* Bit length of a positive integer. */
+static int bitlen(uint64_t v)
+{
+    int n = 0;
+    while (v) n++, v >>= 1;
+    return n;
+}
+
+TEST(setup_perspective_texcoords)
+{
+    /* Transform mode with w = 1, 4 and 2 at the three vertices (projection:
+     * clip w = model z, clip z = 0), model x = X w so the screen position
+     * is X exactly (w a power of two: 1/w is exact in the §1 table). A
+     * 64 x 64 8888 texture whose texel (a, b) is R = a, G = b, B = 0x5A;
+     * nearest filter, no mipmaps (no level of detail), clamped, TEX_FUNC
+     * replace RGBA: each pixel names the texel it sampled.
+     *
+     * The model (header comment): per vertex S = u / w, T = v / w, Q = 1 / w
+     * (exact dyadic values, held here as integers over 2^12); each of the
+     * three planes in block floating point: the largest vertex value with
+     * leading-bit exponent E is scaled to a 31-bit integer (units 2^(E -
+     * 30)), the plane built per §2 over those integers (units 2^(E - 46)
+     * after the 16 fraction bits), then divided per pixel as persp_texel
+     * does. (The block width is getile's model choice; at these values it
+     * does not show: 22 instead of 30 bits gives the same pixels, since
+     * the per-pixel values are cut to 16 significant bits.) Cross-checks that do not depend on those details: the model's
+     * texel is within one of floor(64 * exact perspective coordinate) at
+     * every pixel and equal at most, and plain affine interpolation of u
+     * would give different texels at many pixels. */
+    enum { LG = 6, SIZE = 1 << LG };
+    struct sp t;
+    sp_init(&t);
+    for (uint32_t b = 0; b < SIZE; b++)
+        for (uint32_t a = 0; a < SIZE; a++) mem_write32(&t.r->mem, SP_TEX + (b * SIZE + a) * 4, 0xFF5A0000u | b << 8 | a);
+    cmd(&t, GE_TEXTURE_ON, 1);
+    cmd(&t, GE_TEX_ADDR0, SP_TEX & 0xFFFFF0);
+    cmd(&t, GE_TEX_BUFW0, SIZE | ((SP_TEX >> 24) & 0xF) << 16);
+    cmd(&t, GE_TEX_SIZE0, LG | LG << 8);
+    cmd(&t, GE_TEX_FORMAT, 3);
+    cmd(&t, GE_TEX_MODE, 0);
+    cmd(&t, GE_TEX_FILTER, 0);
+    cmd(&t, GE_TEX_WRAP, 1 | 1u << 8);
+    cmd(&t, GE_TEX_LEVEL, 0);
+    cmd(&t, GE_TEX_FUNC, 3 | 1u << 8);
+    cmd(&t, GE_TEX_MAPMODE, 0);
+    cmd(&t, GE_TEX_FLUSH, 0);
+    cmdf(&t, R_TEXSCALE_U, 1);
+    cmdf(&t, R_TEXSCALE_V, 1);
+    cmdf(&t, R_TEXOFFSET_U, 0);
+    cmdf(&t, R_TEXOFFSET_V, 0);
+    /* x' = x, y' = y, z' = 0, w' = model z. */
+    static const float proj[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0};
+    projection(&t, proj);
+
+    static const struct { float X, Y; int w; float u, v; } V[3] = {
+        {30.5f, 20.25f, 1, 0.0625f, 0.125f},
+        {440.75f, 60.5f, 4, 0.9375f, 0.25f},
+        {120.125f, 262.0625f, 2, 0.375f, 0.96875f},
+    };
+    struct sv v[3];
+    int64_t X[3], Y[3];
+    for (int i = 0; i < 3; i++) {
+        float w = (float)V[i].w;
+        v[i] = (struct sv){V[i].X * w, V[i].Y * w, w, 0xFFFFFFFFu, V[i].u, V[i].v};
+        X[i] = (int64_t)(V[i].X * 16.0f), Y[i] = (int64_t)(V[i].Y * 16.0f);
+    }
+    draw_tris(&t, false, true, v, 3);
+    sp_run(&t);
+
+    /* Vertex values as integers over 2^12: S = u 4096 / w etc. */
+    int64_t val12[3][3];
+    for (int i = 0; i < 3; i++) {
+        val12[0][i] = (int64_t)(V[i].u * 4096.0f) / V[i].w;
+        val12[1][i] = (int64_t)(V[i].v * 4096.0f) / V[i].w;
+        val12[2][i] = 4096 / V[i].w;
+        for (int k = 0; k < 3; k++) CHECK(val12[k][i] * V[i].w == (k == 2 ? 4096 : (int64_t)((k ? V[i].v : V[i].u) * 4096.0f)));
+    }
+    unsigned an = model_anchor(X, Y);
+    struct mplane pl[3];
+    int32_t unit[3]; /* plane units: value = plane * 2^unit */
+    for (int k = 0; k < 3; k++) {
+        int64_t mx = 0;
+        for (int i = 0; i < 3; i++) mx = val12[k][i] > mx ? val12[k][i] : mx;
+        int nb = bitlen((uint64_t)mx);
+        int32_t E = nb - 1 - 12; /* the largest value's leading-bit exponent */
+        int64_t iv[3];
+        for (int i = 0; i < 3; i++) iv[i] = val12[k][i] << (31 - nb); /* exact: value / 2^(E - 30) */
+        pl[k] = model_plane(X, Y, iv, an);
+        unit[k] = E - 30 - M_FRAC;
+    }
+    /* Exact barycentric data for the cross-checks. */
+    double A = (double)cross3(X[0], Y[0], X[1], Y[1], X[2], Y[2]);
+    unsigned covered = 0, exact_eq = 0, affine_diff = 0;
+    for (int y = 0; y < SP_H; y++)
+        for (int x = 0; x < SP_W; x++) {
+            uint32_t got = rgb_at(&t, x, y);
+            int64_t sx = sample16(x), sy = sample16(y);
+            if (!tri_cov(X, Y, sx, sy)) {
+                CHECK_MSG(got == 0, "pixel (%d,%d) not covered but 0x%06x", x, y, got);
+                continue;
+            }
+            covered++;
+            __int128 q = plane_raw(&pl[2], sx, sy);
+            int tu = persp_texel(plane_raw(&pl[0], sx, sy), unit[0], q, unit[2], LG);
+            int tv = persp_texel(plane_raw(&pl[1], sx, sy), unit[1], q, unit[2], LG);
+            uint32_t want = 0x5A0000u | (uint32_t)tv << 8 | (uint32_t)tu;
+            CHECK_MSG(got == want, "pixel (%d,%d) sampled texel (%u,%u), model (%d,%d)", x, y, got & 0xFF, got >> 8 & 0xFF,
+                      tu, tv);
+            /* Exact perspective: barycentric weights l_i, u = sum l_i S_i /
+             * sum l_i Q_i (doubles are exact enough for a +-1 check). */
+            double l[3];
+            for (int i = 0; i < 3; i++) {
+                int b = (i + 1) % 3, c = (i + 2) % 3;
+                l[i] = (double)cross3(sx, sy, X[b], Y[b], X[c], Y[c]) / A;
+            }
+            double sS = 0, sT = 0, sQ = 0, aU = 0, aV = 0;
+            for (int i = 0; i < 3; i++) {
+                sS += l[i] * (double)val12[0][i], sT += l[i] * (double)val12[1][i], sQ += l[i] * (double)val12[2][i];
+                aU += l[i] * V[i].u, aV += l[i] * V[i].v;
+            }
+            int eu = (int)floor(SIZE * sS / sQ), ev = (int)floor(SIZE * sT / sQ);
+            CHECK_MSG(abs(eu - tu) <= 1 && abs(ev - tv) <= 1, "pixel (%d,%d): model (%d,%d) far from exact (%d,%d)", x, y, tu,
+                      tv, eu, ev);
+            exact_eq += eu == tu && ev == tv;
+            affine_diff += (int)floor(SIZE * aU) != tu || (int)floor(SIZE * aV) != tv;
+        }
+    CHECK_MSG(covered > 20000, "covers %u pixels", covered);
+    CHECK_MSG(exact_eq * 100 > covered * 95, "model equals the exact perspective texel at only %u of %u", exact_eq, covered);
+    CHECK_MSG(affine_diff * 2 > covered, "affine interpolation differs at only %u of %u pixels", affine_diff, covered);
+    sp_free(&t);
+}
