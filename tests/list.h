@@ -10,6 +10,7 @@
 #include "list_pixel.h"
 #include "list_quirks.h"
 #include "list_raster.h"
+#include "list_lod_probe.h"
 #include "list_fuzzcmd.h"
 #include "list_vprobe.h"
 #include "list_proto.h"
