@@ -813,3 +813,49 @@ TEST(lod_bilinear_ramp)
     CHECK_MSG(table_matters > 0, "no pixel depends on the area table (%u pixels)", pixels);
     lp_free(&t);
 }
+
+/* GE-HARDWARE.md §2: "never merge primitives: adjacent sprites must not be
+ * merged". Two 1:1 bilinear sprites side by side, 3 and 5 pixels wide and
+ * 16 high (u 0..3 and 3..8, v 0..16), continue one another exactly, the way
+ * a game slices a 2D image; one sprite 8 pixels wide covers the same pixels
+ * with the same texels. Each sprite has its own planes from its own area:
+ * 48 and 80 pixels, not powers of two, so their 1:1 coordinates miss the
+ * texel centres (§2, "do not fix this"), where the merged sprite's area,
+ * 128 pixels, lands on them exactly. Each pixel must be ramp_pixel of the
+ * sprite it belongs to, and the test checks that the merged sprite's model
+ * gives other pixels, so a renderer that merged the pair would fail it. */
+TEST(lod_never_merge_sprites)
+{
+    static const struct ramp_sprite sp[2] = {{40, 30, 43, 46, 0, 0, 3, 16}, {43, 30, 48, 46, 3, 0, 8, 16}};
+    static const struct ramp_sprite merged = {40, 30, 48, 46, 0, 0, 8, 16};
+    struct lp t;
+    lp_init(&t);
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) mem_write32(&t.r->mem, LP_RAMP + (uint32_t)(y * 16 + x) * 4, ramp_texel(x, y));
+    cmd(&t, GE_TEX_ADDR0, LP_RAMP & 0xFFFFF0);
+    cmd(&t, GE_TEX_BUFW0, 16 | ((LP_RAMP >> 24) & 0xF) << 16);
+    cmd(&t, GE_TEX_SIZE0, 4 | 4u << 8);
+    cmd(&t, GE_TEX_FORMAT, 3);
+    cmd(&t, GE_TEX_MODE, 0);
+    cmd(&t, GE_TEX_FILTER, 1 | 0x100);
+    cmd(&t, GE_TEX_WRAP, 1 | 0x100);
+    cmd(&t, GE_TEX_LEVEL, 0);
+    cmd(&t, GE_TEX_FLUSH, 0);
+    const struct thv v[4] = {{40, 30, 0, 0}, {43, 46, 3, 16}, {43, 30, 3, 0}, {48, 46, 8, 16}};
+    draw_through(&t, P_RECTS, v, 4); /* one draw of two sprites */
+    lp_run(&t);
+    unsigned differs = 0;
+    for (int y = 29; y <= 46; y++)
+        for (int x = 39; x <= 48; x++) {
+            uint32_t got = rgb(&t, x, y);
+            if (x < 40 || x >= 48 || y < 30 || y >= 46) {
+                CHECK_MSG(got == 0, "pixel (%d,%d) outside the sprites: 0x%06x", x, y, got);
+                continue;
+            }
+            uint32_t want = ramp_pixel(&sp[x >= 43], x, y, false, NULL);
+            CHECK_MSG(got == want, "pixel (%d,%d): 0x%06x, want 0x%06x", x, y, got, want);
+            if (ramp_pixel(&merged, x, y, false, NULL) != want) differs++;
+        }
+    CHECK_MSG(differs > 0, "the merged sprite samples the same texels everywhere");
+    lp_free(&t);
+}
