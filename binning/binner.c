@@ -294,8 +294,10 @@ static int place_state(struct binner *b, struct gt_diag *d)
     struct vrange tex = texture_range(cur, &tex_addr, &tex_len);
 
     /* §6: a texture that fits in the cache and is already cached is read
-     * from the cache, whatever drawing did to its memory since. */
-    bool cached = tex_len && tex_len <= GT_TEXCACHE_BYTES && !GT_COMPAT(TEXCACHE);
+     * from the cache, whatever drawing did to its memory since. Whether it
+     * fits is decided on its own bytes, without tex_level_range's slack (a
+     * texture of exactly 8 KB fits); the copy keeps the slack bytes. */
+    bool cached = tex_len && tex_len - TEX_RANGE_SLACK <= GT_TEXCACHE_BYTES && !GT_COMPAT(TEXCACHE);
     bool hit = cached && b->tcache.valid && b->tcache.addr == tex_addr && b->tcache.len == tex_len;
     /* A texture too large to copy that overlaps the draw's own target is
      * read live while the draw writes it: only one tile walking the draw

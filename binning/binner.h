@@ -64,7 +64,7 @@ struct binner_stats {
 struct texcache {
     bool valid;
     uint32_t addr, len;                 /* the cached bytes' address range */
-    uint8_t bytes[GT_TEXCACHE_BYTES];
+    uint8_t bytes[GT_TEXCACHE_BYTES + TEX_RANGE_SLACK]; /* the texture and tex_level_range's slack */
     const uint8_t *scene_copy;          /* the copy in the current scene, or NULL */
 };
 

@@ -298,7 +298,7 @@ void tex_level_range(const struct gt_tex *t, unsigned level, uint32_t *addr, uin
     uint64_t bits = tex_bits_per_texel(t->format);
     /* DXT blocks hold 4x4 texels in bits * 16 / 8 bytes: the same bytes per
      * texel row group as the linear formats. */
-    uint64_t n = (w * h * bits) / 8 + 16;
+    uint64_t n = (w * h * bits) / 8 + TEX_RANGE_SLACK;
     if (n > (64u << 20)) n = 64u << 20;
     *addr = l->addr;
     *len = (uint32_t)n;

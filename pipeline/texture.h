@@ -88,8 +88,10 @@ uint32_t tex_texel(const struct gt_tex *t, const struct gt_mem *mem, unsigned le
 uint32_t tex_texel_address(const struct gt_tex *t, unsigned level, uint32_t x, uint32_t y, unsigned *nibble);
 
 /* A byte range [*addr, *addr + *len) that holds every texel of a level
- * (conservative: whole 8-row blocks, the wider of buffer width and width;
- * len capped at 64 MiB). Used to find textures that pending drawing writes. */
+ * (conservative: whole 8-row blocks, the wider of buffer width and width,
+ * plus TEX_RANGE_SLACK bytes; len capped at 64 MiB). Used to find textures
+ * that pending drawing writes. */
+#define TEX_RANGE_SLACK 16u
 void tex_level_range(const struct gt_tex *t, unsigned level, uint32_t *addr, uint32_t *len);
 
 /* Expansions to RGBA8888 by bit replication (also the CLUT entry formats). */
