@@ -18,3 +18,4 @@
 #include "list_batch.h"
 #include "list_compat.h"
 #include "list_setup_probe.h"
+#include "list_probe_misc.h"
