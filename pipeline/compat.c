@@ -41,7 +41,7 @@ static const struct { const char *name; unsigned flag; } compat_names[] = {
     {"round", GT_COMPAT_ROUND}, {"rectedge", GT_COMPAT_RECTEDGE}, {"light", GT_COMPAT_LIGHT},
     {"planes", GT_COMPAT_PLANES}, {"aaline", GT_COMPAT_AALINE},
     {"texcache", GT_COMPAT_TEXCACHE}, {"lod", GT_COMPAT_LOD}, {"lineedge", GT_COMPAT_LINEEDGE},
-    {"zeroarea", GT_COMPAT_ZEROAREA}, {"patch", GT_COMPAT_PATCH}, {"all", GT_COMPAT_ALL}, {"none", 0},
+    {"zeroarea", GT_COMPAT_ZEROAREA}, {"patch", GT_COMPAT_PATCH}, {"atforce", GT_COMPAT_ATFORCE}, {"all", GT_COMPAT_ALL}, {"none", 0},
 };
 
 int gt_compat_parse(const char *list, unsigned *flags)
@@ -660,24 +660,18 @@ void compat_rect_edges(struct rast_prim *p, int32_t xr, int32_t yb)
 
 /* ---- atest ---------------------------------------------------------------- */
 
-bool compat_skip_alpha_test(const struct rast_state *st, const struct gt_vout *const *v, unsigned n)
+/* CheckClutAlphaFull for the draw's CLUT: false when PPSSPP does not look
+ * (a CLUT offset, or CLUT4 mipmaps with their own CLUTs); else *full says
+ * whether every entry's alpha is full and *nonzero whether the AND of the
+ * whole entries (colour bits included) is not zero. */
+static bool clut_alpha(const struct rast_state *st, bool *full, bool *nonzero)
 {
-    const struct gt_pixel_state *px = &st->px;
     const struct gt_tex *t = &st->smp.tex;
-    if (!st->textured || px->clear || !px->tex_alpha || !px->alpha_test) return false;
-    if (t->format < 4 || t->format > 7) return false; /* CLUT formats only */
-    for (unsigned i = 0; i < n; i++)
-        if (v[i]->color[3] != 0xFF) return false;
-    unsigned func = px->atest_func, ref = px->atest_ref & px->atest_mask;
-    if (func == PX_GREATER && ref == 0) func = PX_NOTEQUAL;
-    if ((func != PX_NOTEQUAL && func != PX_GREATER) || ref >= 0xFF || px->atest_mask != 0xFF) return false;
     bool shared = t->format != 4 || st->smp.max_level == 0 || !t->clut_per_level;
     if (t->clut_offset != 0 || !shared) return false;
     unsigned count = t->format == 4 ? 16 : 256;
     if (t->clut_mask != 0xFF && t->clut_mask + 1u < count) count = t->clut_mask + 1u;
-    /* CheckClutAlphaFull: the AND of the whole entries. */
     uint32_t sum;
-    bool full;
     if (t->clut_format == 3) {
         sum = 0xFFFFFFFFu;
         for (unsigned i = 0; i < count; i++) {
@@ -685,7 +679,7 @@ bool compat_skip_alpha_test(const struct rast_state *st, const struct gt_vout *c
             memcpy(&e, t->clut + 4 * i, 4);
             sum &= e;
         }
-        full = (sum & 0xFF000000u) == 0xFF000000u;
+        *full = (sum & 0xFF000000u) == 0xFF000000u;
     } else {
         uint16_t s16 = 0xFFFF;
         for (unsigned i = 0; i < count; i++) {
@@ -694,9 +688,85 @@ bool compat_skip_alpha_test(const struct rast_state *st, const struct gt_vout *c
             s16 &= e;
         }
         sum = s16;
-        full = t->clut_format == 0 || (t->clut_format == 1 ? (s16 & 0x8000) != 0 : (s16 & 0xF000) == 0xF000);
+        *full = t->clut_format == 0 || (t->clut_format == 1 ? (s16 & 0x8000) != 0 : (s16 & 0xF000) == 0xF000);
     }
-    return full || (sum != 0 && ref == 0);
+    *nonzero = sum != 0;
+    return true;
+}
+
+static bool is_clut(const struct rast_state *st)
+{
+    return st->smp.tex.format >= 4 && st->smp.tex.format <= 7;
+}
+
+static bool alphas_full(const struct gt_vout *const *v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (v[i]->color[3] != 0xFF) return false;
+    return true;
+}
+
+bool compat_skip_alpha_test(const struct rast_state *st, const struct gt_vout *const *v, unsigned n)
+{
+    const struct gt_pixel_state *px = &st->px;
+    if (!st->textured || px->clear || !px->tex_alpha || !px->alpha_test) return false;
+    if (!is_clut(st) || !alphas_full(v, n)) return false;
+    unsigned func = px->atest_func, ref = px->atest_ref & px->atest_mask;
+    if (func == PX_GREATER && ref == 0) func = PX_NOTEQUAL;
+    if ((func != PX_NOTEQUAL && func != PX_GREATER) || ref >= 0xFF || px->atest_mask != 0xFF) return false;
+    bool full, nonzero;
+    if (!clut_alpha(st, &full, &nonzero)) return false;
+    return full || (nonzero && ref == 0);
+}
+
+/* ---- atforce ------------------------------------------------------------ */
+
+/* PPSSPP's comparison after OptimizeRefByteCompare: the tests that always
+ * pass against an 8-bit value become ALWAYS. */
+static unsigned ref_compare(unsigned func, unsigned ref)
+{
+    if ((ref == 0 && func == PX_GEQUAL) || (ref == 0xFF && func == PX_LEQUAL)) return PX_ALWAYS;
+    return func;
+}
+
+/* Whether PPSSPP's pixel function tests stencil (ComputePixelFuncID): a
+ * test that always passes counts only if it can change a stencil value. */
+static bool ppsspp_stencil_test(const struct gt_pixel_state *px)
+{
+    if (!px->stencil_test) return false;
+    const bool zfunc = px->depth_test && px->ztest_func != PX_ALWAYS;
+    const bool fmt565 = px->fb_format == PX_FMT_565;
+    /* Operations 6 and 7, and every operation on 565, keep. */
+    unsigned zfail = fmt565 || px->sop_zfail > PX_SOP_DECR ? PX_SOP_KEEP : px->sop_zfail;
+    unsigned zpass = fmt565 || px->sop_zpass > PX_SOP_DECR ? PX_SOP_KEEP : px->sop_zpass;
+    if (px->stest_func == PX_ALWAYS) {
+        bool writes = (px->write_mask >> 24) != 0xFF && !fmt565;
+        if (!writes) return false;
+        return zfunc ? zpass != PX_SOP_KEEP || zfail != PX_SOP_KEEP : zpass != PX_SOP_KEEP;
+    }
+    if (ref_compare(px->stest_func, px->stest_ref & px->stest_mask) != PX_ALWAYS) return true;
+    /* Always passes after all: only the depth outcomes remain. */
+    if (!zfunc) zfail = PX_SOP_KEEP;
+    return zfail != PX_SOP_KEEP || zpass != PX_SOP_KEEP;
+}
+
+bool compat_force_alpha_test(const struct rast_state *st, const struct gt_vout *const *v, unsigned n)
+{
+    const struct gt_pixel_state *px = &st->px;
+    if (px->clear || !px->blend || px->blend_eq > 2) return false;
+    /* Only the factors source alpha / inverse source alpha (a fixed pair
+     * that does not blend is not blending either). */
+    if (px->blend_src != PX_BF_SRC_A || px->blend_dst != PX_BF_INV_SRC_A) return false;
+    if (px->alpha_test && ref_compare(px->atest_func, px->atest_ref & px->atest_mask) != PX_ALWAYS) return false;
+    if (px->depth_write || ppsspp_stencil_test(px)) return false;
+    const bool full = alphas_full(v, n);
+    bool tex_alpha = st->textured && px->tex_alpha;
+    bool clut_full = false, clut_nonzero = false;
+    const bool clut = st->textured && is_clut(st) && clut_alpha(st, &clut_full, &clut_nonzero);
+    if (tex_alpha && full && clut && clut_full) tex_alpha = false;
+    if (!tex_alpha && full) return false;
+    /* Texture alpha 0 impossible: nothing to gain. */
+    return !(clut && (clut_full || clut_nonzero));
 }
 
 /* ---- round -------------------------------------------------------------- */

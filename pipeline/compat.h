@@ -97,6 +97,14 @@
  *   atest    not a GE rule: PPSSPP drops the alpha test of a CLUT draw when
  *            the AND of the CLUT's whole entries (colour bits included) is
  *            not zero, so pixels of alpha 0 are blended and dithered.
+ *   atforce  not a GE rule: PPSSPP turns an alpha test "alpha != 0" on
+ *            for a blend of source alpha and inverse source alpha that
+ *            writes neither depth nor stencil and has no alpha test of its
+ *            own (one that always passes), when texture alpha is used (and
+ *            a CLUT's entries may have alpha 0) or a vertex alpha is not
+ *            full (DetectStateOptimizations: reading the target is
+ *            expensive). Such a fragment of alpha 0 is then dropped, where
+ *            the GE blends it to the old color and dithers that.
  *   round    not a GE rule: PPSSPP's x86 code converts bilinear texel
  *            coordinates and interpolated colors to integers with CVTPS2DQ,
  *            which follows the host's MXCSR rounding mode, and PPSSPP's x86
@@ -128,7 +136,8 @@ enum gt_compat_flag {
     GT_COMPAT_LINEEDGE = 1u << 12,
     GT_COMPAT_ZEROAREA = 1u << 13,
     GT_COMPAT_PATCH = 1u << 14,
-    GT_COMPAT_ALL = (1u << 15) - 1,
+    GT_COMPAT_ATFORCE = 1u << 15,
+    GT_COMPAT_ALL = (1u << 16) - 1,
 };
 
 #ifdef GT_PPSSPP_COMPAT
@@ -268,6 +277,11 @@ void compat_rect_edges(struct rast_prim *p, int32_t xr, int32_t yb);
 /* Whether PPSSPP skips the alpha test for a primitive whose color-giving
  * vertices are v[0..n-1]. */
 bool compat_skip_alpha_test(const struct rast_state *st, const struct gt_vout *const *v, unsigned n);
+
+/* ---- atforce: PPSSPP's added alpha test (DetectStateOptimizations) ---- */
+/* Whether PPSSPP draws a primitive whose color-giving vertices are
+ * v[0..n-1] with the alpha test "alpha != 0" added. */
+bool compat_force_alpha_test(const struct rast_state *st, const struct gt_vout *const *v, unsigned n);
 
 /* ---- round ---- */
 /* value / 2^frac_bits rounded to nearest, ties to even (CVTPS2DQ's mode),

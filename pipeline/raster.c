@@ -207,6 +207,10 @@ static void shade(const struct rast_prim *p, const struct rast_state *st, struct
         struct gt_pixel_state ps = st->px;
         ps.alpha_test = false;
         pixel_write(&ps, x, y, z, out, fog, fb, zb);
+    } else if (GT_COMPAT(ATFORCE) && p->force_alpha_test) {
+        struct gt_pixel_state ps = st->px;
+        ps.alpha_test = true, ps.atest_func = PX_NOTEQUAL, ps.atest_ref = 0, ps.atest_mask = 0xFF;
+        pixel_write(&ps, x, y, z, out, fog, fb, zb);
     } else {
         pixel_write(&st->px, x, y, z, out, fog, fb, zb);
     }

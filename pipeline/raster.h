@@ -118,6 +118,9 @@ struct rast_prim {
     /* Diagnostic build only (compat.h "atest"): skip the alpha test. Always
      * false in the normal build. */
     bool no_alpha_test;
+    /* Diagnostic build only (compat.h "atforce"): add the alpha test
+     * "alpha != 0". Always false in the normal build. */
+    bool force_alpha_test;
     /* Diagnostic build only (compat.h "aaline"): source alpha factor ONE,
      * inverse source alpha ZERO. */
     bool compat_full_alpha_blend;

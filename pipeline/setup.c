@@ -327,6 +327,10 @@ bool rast_setup_triangle(struct rast_prim *p, const struct rast_state *st, const
         const struct gt_vout *cv[3] = {v0, v1, v2};
         p->no_alpha_test = st->gouraud ? compat_skip_alpha_test(st, cv, 3) : compat_skip_alpha_test(st, &prov, 1);
     }
+    if (GT_COMPAT(ATFORCE)) {
+        const struct gt_vout *cv[3] = {v0, v1, v2};
+        p->force_alpha_test = st->gouraud ? compat_force_alpha_test(st, cv, 3) : compat_force_alpha_test(st, &prov, 1);
+    }
     return true;
 }
 
@@ -390,6 +394,7 @@ bool rast_setup_rect(struct rast_prim *p, const struct rast_state *st, const str
         if (GT_COMPAT(PLANES)) compat_rect_uv_setup(p, st, v0, v1);
     }
     if (GT_COMPAT(ATEST)) p->no_alpha_test = compat_skip_alpha_test(st, &v1, 1);
+    if (GT_COMPAT(ATFORCE)) p->force_alpha_test = compat_force_alpha_test(st, &v1, 1);
     return true;
 }
 
@@ -436,6 +441,10 @@ bool rast_setup_line(struct rast_prim *p, const struct rast_state *st, const str
         bool tex_alpha = st->textured && st->px.tex_alpha;
         p->compat_full_alpha_blend = full && !tex_alpha;
     }
+    if (GT_COMPAT(ATFORCE)) {
+        const struct gt_vout *cv[2] = {v1, v0};
+        p->force_alpha_test = compat_force_alpha_test(st, cv, st->gouraud ? 2 : 1);
+    }
     line_plane(&p->pl[RP_Z], v0->z, v1->z);
     bool same = !memcmp(v0->color, v1->color, 4) && !memcmp(v0->color1, v1->color1, 3);
     p->flat_color = !st->gouraud || same;
@@ -474,6 +483,7 @@ bool rast_setup_point(struct rast_prim *p, const struct rast_state *st, const st
     if (!clip_box(p, st)) return false;
     p->flat_color = true;
     flat_colors(p, v0);
+    if (GT_COMPAT(ATFORCE)) p->force_alpha_test = compat_force_alpha_test(st, &v0, 1);
     p->pl[RP_Z].v = to_plane(v0->z);
     if (st->px.fog && !st->px.clear) p->pl[RP_FOG].v = to_plane(fog_fixed(v0->fog));
     if (st->textured) {

@@ -7,7 +7,7 @@
 # hardware's). usage: compat_table.sh GETILE COMPAT_GETILE DUMPS_DIR REF_DIR
 set -euo pipefail
 hw=$1 compat=$2 dumps=$3 refs=$4
-switches=(arith planes merge viewer light replay texcache atest round rectedge aaline lod lineedge zeroarea patch)
+switches=(arith planes merge viewer light replay texcache atest atforce round rectedge aaline lod lineedge zeroarea patch)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 mse() { # getile-binary dump env-value -> "mse/pixels"
