@@ -193,3 +193,38 @@ TEST(compat_bezier_grid_lines)
     CHECK(compat_bezier_sample(q, ends, ends) == 7.0f);
     CHECK(compat_bezier_uv(2, 3, 3) == 3.0f);
 }
+
+/* "atforce": PPSSPP's DetectStateOptimizations adds the alpha test
+ * "alpha != 0" to a source-alpha / inverse-source-alpha blend that has no
+ * alpha test of its own, writes neither depth nor stencil, and can meet
+ * alpha 0 (texture alpha of a format that has it, or a vertex alpha below
+ * 0xFF). Each condition taken away turns it off. */
+TEST(compat_force_alpha_test_conditions)
+{
+    struct rast_state st;
+    memset(&st, 0, sizeof st);
+    st.textured = true;
+    st.smp.tex.format = 3; /* 8888: texels may have alpha 0 */
+    st.px.tex_alpha = true;
+    st.px.blend = true, st.px.blend_eq = 0;
+    st.px.blend_src = PX_BF_SRC_A, st.px.blend_dst = PX_BF_INV_SRC_A;
+    const struct gt_vout opaque = vert(0, 0, 0, 0, 0xFFFFFFFFu), half = vert(0, 0, 0, 0, 0x80FFFFFFu);
+    const struct gt_vout *vo = &opaque, *vh = &half;
+    CHECK(compat_force_alpha_test(&st, &vo, 1));
+    st.px.depth_write = true; /* writes depth */
+    CHECK(!compat_force_alpha_test(&st, &vo, 1));
+    st.px.depth_write = false;
+    st.px.alpha_test = true, st.px.atest_func = PX_GREATER, st.px.atest_ref = 0x10, st.px.atest_mask = 0xFF;
+    CHECK(!compat_force_alpha_test(&st, &vo, 1)); /* its own alpha test */
+    st.px.atest_func = PX_GEQUAL, st.px.atest_ref = 0; /* one that always passes */
+    CHECK(compat_force_alpha_test(&st, &vo, 1));
+    st.px.alpha_test = false;
+    st.px.blend_dst = PX_BF_INV_OTHER; /* another blend */
+    CHECK(!compat_force_alpha_test(&st, &vo, 1));
+    st.px.blend_dst = PX_BF_INV_SRC_A;
+    st.px.tex_alpha = false; /* no texture alpha, full vertex alpha: alpha is 255 */
+    CHECK(!compat_force_alpha_test(&st, &vo, 1));
+    CHECK(compat_force_alpha_test(&st, &vh, 1)); /* a vertex alpha below 0xFF */
+    st.px.blend = false;
+    CHECK(!compat_force_alpha_test(&st, &vh, 1));
+}
