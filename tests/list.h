@@ -19,3 +19,4 @@
 #include "list_compat.h"
 #include "list_setup_probe.h"
 #include "list_probe_misc.h"
+#include "list_probe_mirror.h"
