@@ -40,9 +40,13 @@ void mem_clear(struct gt_mem *m)
  * permutation the hardware applies for depth buffers (GE-HARDWARE.md §6).
  * Model choice, not measured: the permutation is not documented anywhere we
  * can read, and PPSSPP's software renderer (our reference images) reads these
- * views linearly, so all four views are currently the identity. Change this
- * one function when the layout is measured; callers never assume linearity
- * across views (mem_ptr refuses ranges that cross a view). */
+ * views linearly, so all four views are currently the identity. PPSSPP's
+ * hardware backends assume one permutation for the depth of a 32-bit
+ * target read through view 1 (bits 4 to 8 of x rotated right by one, from
+ * a game report, not a measurement); a candidate if a probe shows one.
+ * Change this one function when the layout is measured; callers never
+ * assume linearity across views (mem_ptr refuses ranges that cross a view).
+ * Test: probe_mirror_depth_through_views. */
 uint32_t mem_vram_view_offset(const struct gt_mem *m, unsigned view, uint32_t off)
 {
     (void)m;
