@@ -41,7 +41,8 @@ static const struct { const char *name; unsigned flag; } compat_names[] = {
     {"round", GT_COMPAT_ROUND}, {"rectedge", GT_COMPAT_RECTEDGE}, {"light", GT_COMPAT_LIGHT},
     {"planes", GT_COMPAT_PLANES}, {"aaline", GT_COMPAT_AALINE},
     {"texcache", GT_COMPAT_TEXCACHE}, {"lod", GT_COMPAT_LOD}, {"lineedge", GT_COMPAT_LINEEDGE},
-    {"zeroarea", GT_COMPAT_ZEROAREA}, {"patch", GT_COMPAT_PATCH}, {"atforce", GT_COMPAT_ATFORCE}, {"all", GT_COMPAT_ALL}, {"none", 0},
+    {"zeroarea", GT_COMPAT_ZEROAREA}, {"patch", GT_COMPAT_PATCH}, {"atforce", GT_COMPAT_ATFORCE},
+    {"bands", GT_COMPAT_BANDS}, {"all", GT_COMPAT_ALL}, {"none", 0},
 };
 
 int gt_compat_parse(const char *list, unsigned *flags)
@@ -495,6 +496,24 @@ static int32_t texlog2f(float f)
 }
 #endif
 
+/* BinManager::Drain's split of the queued range (here the scissor): w2 and
+ * h2 count 2-pixel steps; a band is max(4, ceil(n / tasks)) of them, and
+ * the first band also holds everything before the range (it starts at 0),
+ * so only later bands restart the quads. */
+int32_t compat_band_start(int32_t x0, int32_t y0, int32_t x1, int32_t y1, int32_t px, int32_t py, int tasks,
+                          bool *vertical)
+{
+    int32_t w2 = (x1 - x0 + 2) / 2, h2 = (y1 - y0 + 2) / 2;
+    *vertical = false;
+    if (tasks < 2 || h2 < 18 || w2 < 18) return -1;
+    int32_t lo = y0, n = h2, at = py;
+    if (w2 >= h2 * 4) *vertical = true, lo = x0, n = w2, at = px;
+    int32_t per = (n + tasks - 1) / tasks;
+    int32_t size = 2 * (per > 4 ? per : 4);
+    if (at < lo + size) return -1;
+    return lo + (at - lo) / size * size;
+}
+
 bool compat_lod(const struct rast_prim *p, const struct rast_state *st, int32_t px, int32_t py, unsigned *level,
                 unsigned *frac)
 {
@@ -511,6 +530,15 @@ bool compat_lod(const struct rast_prim *p, const struct rast_state *st, int32_t 
     ox >>= 4, oy >>= 4;
     if (ox < st->sc_x0) ox = st->sc_x0;
     if (oy < st->sc_y0) oy = st->sc_y0;
+    if (GT_COMPAT(BANDS)) {
+        /* The band a worker draws starts the triangle's quads again. */
+        bool vertical;
+        int32_t x1 = st->sc_x1 < st->sc_x0 + 479 ? st->sc_x1 : st->sc_x0 + 479;
+        int32_t y1 = st->sc_y1 < st->sc_y0 + 271 ? st->sc_y1 : st->sc_y0 + 271;
+        int32_t b = compat_band_start(st->sc_x0, st->sc_y0, x1, y1, px, py, 16, &vertical);
+        if (vertical && b > ox) ox = b;
+        if (!vertical && b > oy) oy = b;
+    }
     int32_t qx = px - ((px - ox) & 1), qy = py - ((py - oy) & 1);
     int32_t detail;
     switch (sm->lod_mode) {

@@ -56,6 +56,19 @@
  *            difference below) or, in slope mode, from clip w interpolated
  *            linearly in screen space (not perspective-correct). Only with
  *            "planes" (it needs the float vertices).
+ *   bands    not a GE rule, a refinement of "lod": PPSSPP's BinManager
+ *            (Drain) gives each worker thread a band of the queued range
+ *            and draws a triangle band by band, so its 2x2 quads (and the
+ *            mip level taken at each quad's top-left pixel) start again at
+ *            every band's first row. Emulated for 16 workers (a host with
+ *            16 or more logical CPUs) and a queued range equal to the
+ *            scissor rectangle cut to 480x272: bands of
+ *            max(4, ceil(ceil(h / 2) / 16)) * 2 rows from its top (columns,
+ *            the same way, when the width is at least 4 times the height;
+ *            none when either is under 36 pixels). PPSSPP's real split depends on its thread
+ *            count and on what was queued since its last flush. Only with
+ *            "lod". Not in "all" (IL-2 gets slightly worse): select it
+ *            with "all,bands".
  *   aaline   not a GE rule: PPSSPP decides its blend shortcuts from the
  *            vertex alphas (all 0xFF: source alpha becomes ONE, inverse
  *            source alpha ZERO), and DrawLine then sets an antialiased
@@ -138,6 +151,8 @@ enum gt_compat_flag {
     GT_COMPAT_PATCH = 1u << 14,
     GT_COMPAT_ATFORCE = 1u << 15,
     GT_COMPAT_ALL = (1u << 16) - 1,
+    /* Not part of "all": opt in with "all,bands". */
+    GT_COMPAT_BANDS = 1u << 16,
 };
 
 #ifdef GT_PPSSPP_COMPAT
@@ -231,10 +246,16 @@ void compat_zero_area_texfunc(const struct gt_pixel_state *ps, bool flat0, bool 
                               const uint8_t texel[4], const uint8_t sec[3], uint8_t out[4]);
 
 /* ---- lod ---- */
+/* "bands": the first row (or column, *vertical) of PPSSPP's worker band
+ * holding pixel (px, py) for scissor rectangle x0..x1, y0..y1 (inclusive)
+ * and the given number of workers; -1 when PPSSPP would not split. */
+int32_t compat_band_start(int32_t x0, int32_t y0, int32_t x1, int32_t y1, int32_t px, int32_t py, int tasks,
+                          bool *vertical);
+
 /* PPSSPP's mip level for triangle p at pixel (px, py) (CalculateSamplingParams
  * as DrawTriangleSlice calls it): once per 2x2 quad, from the quad's
- * top-left pixel; auto mode from the float s difference to the right and
- * t difference below; slope mode from the screen-linear clip w. Returns
+ * top-left pixel (quads restart at each worker band with "bands"); auto
+ * mode from the float s difference to the right and t difference below; slope mode from the screen-linear clip w. Returns
  * true when magnified. */
 bool compat_lod(const struct rast_prim *p, const struct rast_state *st, int32_t px, int32_t py, unsigned *level,
                 unsigned *frac);
