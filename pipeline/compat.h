@@ -60,15 +60,15 @@
  *            (Drain) gives each worker thread a band of the queued range
  *            and draws a triangle band by band, so its 2x2 quads (and the
  *            mip level taken at each quad's top-left pixel) start again at
- *            every band's first row. Emulated for 16 workers (a host with
- *            16 or more logical CPUs) and a queued range equal to the
- *            scissor rectangle cut to 480x272: bands of
- *            max(4, ceil(ceil(h / 2) / 16)) * 2 rows from its top (columns,
- *            the same way, when the width is at least 4 times the height;
- *            none when either is under 36 pixels). PPSSPP's real split depends on its thread
- *            count and on what was queued since its last flush. Only with
- *            "lod". Not in "all" (IL-2 gets slightly worse): select it
- *            with "all,bands".
+ *            every band's first row. Emulated for 16 workers (PPSSPP's
+ *            MAX_POSSIBLE_TASKS; a host with 16 or more logical CPUs) and
+ *            a queued range equal to the scissor rectangle cut to 480x272:
+ *            bands of max(4, ceil(ceil(h / 2) / 16)) * 2 rows from its top
+ *            (columns, the same way, when the width is at least 4 times
+ *            the height; none when either is under 35 pixels). PPSSPP's
+ *            real split depends on its thread count and on what was queued
+ *            since its last flush. Only with "lod". Not in "all" (IL-2 gets
+ *            slightly worse): select it with "all,bands".
  *   aaline   not a GE rule: PPSSPP decides its blend shortcuts from the
  *            vertex alphas (all 0xFF: source alpha becomes ONE, inverse
  *            source alpha ZERO), and DrawLine then sets an antialiased
@@ -255,8 +255,8 @@ int32_t compat_band_start(int32_t x0, int32_t y0, int32_t x1, int32_t y1, int32_
 /* PPSSPP's mip level for triangle p at pixel (px, py) (CalculateSamplingParams
  * as DrawTriangleSlice calls it): once per 2x2 quad, from the quad's
  * top-left pixel (quads restart at each worker band with "bands"); auto
- * mode from the float s difference to the right and t difference below; slope mode from the screen-linear clip w. Returns
- * true when magnified. */
+ * mode from the float s difference to the right and t difference below;
+ * slope mode from the screen-linear clip w. Returns true when magnified. */
 bool compat_lod(const struct rast_prim *p, const struct rast_state *st, int32_t px, int32_t py, unsigned *level,
                 unsigned *frac);
 

@@ -228,3 +228,25 @@ TEST(compat_force_alpha_test_conditions)
     st.px.blend = false;
     CHECK(!compat_force_alpha_test(&st, &vh, 1));
 }
+
+/* "bands": BinManager::Drain's split for 16 workers. A full 480x272
+ * scissor is 136 two-pixel rows: ceil(136 / 16) = 9 per band, 18 rows, the
+ * first band from row 0 (no restart); 480x40 is at least 4 times wider than
+ * high, so it splits columns: ceil(240 / 16) = 15, 30 columns; a range of
+ * fewer than 18 two-pixel steps (34 rows) is not split, 35 rows are (and
+ * 480 is then at least 4 x 18 steps wide: columns). */
+TEST(compat_band_starts)
+{
+    bool vert;
+    CHECK_EQ_I(compat_band_start(0, 0, 479, 271, 100, 17, 16, &vert), -1);
+    CHECK_EQ_I(compat_band_start(0, 0, 479, 271, 100, 18, 16, &vert), 18);
+    CHECK(!vert);
+    CHECK_EQ_I(compat_band_start(0, 0, 479, 271, 100, 251, 16, &vert), 234);
+    CHECK_EQ_I(compat_band_start(0, 0, 479, 39, 29, 5, 16, &vert), -1);
+    CHECK_EQ_I(compat_band_start(0, 0, 479, 39, 30, 5, 16, &vert), 30);
+    CHECK(vert);
+    CHECK_EQ_I(compat_band_start(0, 0, 479, 39, 479, 5, 16, &vert), 450);
+    CHECK_EQ_I(compat_band_start(0, 0, 479, 33, 100, 30, 16, &vert), -1); /* 34 rows: 17 steps */
+    CHECK_EQ_I(compat_band_start(0, 0, 479, 34, 100, 30, 16, &vert), 90); /* 35 rows: split in 30 columns */
+    CHECK_EQ_I(compat_band_start(0, 0, 479, 271, 100, 251, 1, &vert), -1); /* one worker */
+}
