@@ -27,126 +27,38 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "dlbuild.h"
 #include "gemath.h"
+#include "probe.h"
 #include "render.h"
 #include "test.h"
 
-#define LP_LIST 0x08100000u
-#define LP_VB 0x08200000u
 #define LP_MIP 0x08300000u  /* the mip chain, 256x256 at level 0 */
 #define LP_RAMP 0x08400000u /* the 16x16 ramp texture */
-#define LP_VRAM 0x04000000u
-#define LP_ZOFF 0x88000u
 
-/* Viewport registers ge_cmd.h does not name (PPSSPP GPU/ge_constants.h). */
-enum {
-    R_VIEWPORT_SX = 0x42, R_VIEWPORT_SY = 0x43, R_VIEWPORT_SZ = 0x44,
-    R_VIEWPORT_CX = 0x45, R_VIEWPORT_CY = 0x46, R_VIEWPORT_CZ = 0x47,
-    R_TEXSCALE_U = 0x48, R_TEXSCALE_V = 0x49, R_TEXOFFSET_U = 0x4A, R_TEXOFFSET_V = 0x4B,
-};
+/* ---- Harness (tests/probe.h) ------------------------------------------------ */
 
-/* ---- Harness ------------------------------------------------------------- */
-
-struct lp {
-    struct gt_render *r;
-    struct dl l;
-    uint32_t vnext;
-};
-
-static void cmd(struct lp *t, unsigned c, uint32_t data) { dl_cmd(&t->l, c, data); }
-static void cmdf(struct lp *t, unsigned c, float f) { dl_cmd(&t->l, c, dl_float24(f)); }
-
-static void upload(struct lp *t, unsigned num_cmd, const float *m, unsigned n)
-{
-    cmd(t, num_cmd, 0);
-    for (unsigned i = 0; i < n; i++) cmdf(t, num_cmd + 1, m[i]);
-}
-
-static const float ID43[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
 /* Projection (out.k = x p[k] + y p[4+k] + z p[8+k] + w p[12+k]) whose clip
  * w is the model z and clip z is 0: a vertex (X w, Y w, w) lands on screen
  * (X, Y) under the pixel viewport, with any w. */
 static const float PROJ_W_FROM_Z[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0};
 
-/* A fresh context: 8888 colour buffer at VRAM 0 (stride 512), scissor
- * 0..479 x 0..271, no depth test, identity world/view, PROJ_W_FROM_Z, the
- * "pixel viewport" (scale 1, center 2048, offset 2048 pixels: screen = clip
- * / w), texture coordinates unscaled, texturing on with TEX_FUNC replace
- * RGBA (the pixel is the texel). Memory starts zeroed. */
-static void lp_init(struct lp *t)
+/* A fresh context (pb_init: 8888 colour buffer at VRAM 0, scissor 0..479 x
+ * 0..271, the pixel viewport, screen = clip / w), no depth test, identity
+ * world/view, PROJ_W_FROM_Z, texture coordinates unscaled, texturing on
+ * with TEX_FUNC replace RGBA (the pixel is the texel). */
+static void lp_init(struct pb *t)
 {
-    struct gt_diag d = {0};
-    t->r = calloc(1, sizeof *t->r);
-    CHECK(t->r != NULL);
-    CHECK_EQ_I(gt_render_init(t->r, &d), GT_OK);
-    dl_init(&t->l);
-    t->vnext = LP_VB;
-    cmd(t, GE_BASE, 0x080000);
-    cmd(t, GE_FB_PTR, 0);
-    cmd(t, GE_FB_WIDTH, 512);
-    cmd(t, GE_FB_FORMAT, 3);
-    cmd(t, GE_Z_PTR, LP_ZOFF);
-    cmd(t, GE_Z_WIDTH, 512);
-    cmd(t, GE_SCISSOR1, 0);
-    cmd(t, GE_SCISSOR2, 479 | 271u << 10);
-    cmd(t, GE_REGION1, 0);
-    cmd(t, GE_REGION2, 1023 | 1023u << 10);
-    cmd(t, GE_SHADEMODE, 1);
-    cmd(t, GE_MIN_Z, 0);
-    cmd(t, GE_MAX_Z, 0xFFFF);
-    cmd(t, GE_DEPTHCLIP_ON, 0);
-    cmd(t, GE_CULL_ON, 0);
-    upload(t, GE_WORLD_NUM, ID43, 12);
-    upload(t, GE_VIEW_NUM, ID43, 12);
-    upload(t, GE_PROJ_NUM, PROJ_W_FROM_Z, 16);
-    cmdf(t, R_VIEWPORT_SX, 1);
-    cmdf(t, R_VIEWPORT_SY, 1);
-    cmdf(t, R_VIEWPORT_SZ, 32768);
-    cmdf(t, R_VIEWPORT_CX, 2048);
-    cmdf(t, R_VIEWPORT_CY, 2048);
-    cmdf(t, R_VIEWPORT_CZ, 32768);
-    cmd(t, GE_OFFSET_X, 2048 * 16);
-    cmd(t, GE_OFFSET_Y, 2048 * 16);
-    cmdf(t, R_TEXSCALE_U, 1);
-    cmdf(t, R_TEXSCALE_V, 1);
-    cmdf(t, R_TEXOFFSET_U, 0);
-    cmdf(t, R_TEXOFFSET_V, 0);
-    cmd(t, GE_TEX_MAPMODE, 0);
-    cmd(t, GE_TEXTURE_ON, 1);
-    cmd(t, GE_TEX_FUNC, 3 | 1u << 8);
-}
-
-static void lp_free(struct lp *t)
-{
-    dl_free(&t->l);
-    gt_render_free(t->r);
-    free(t->r);
-    t->r = NULL;
-}
-
-/* Runs the list built so far and finishes all drawing. */
-static void lp_run(struct lp *t)
-{
-    struct gt_diag d = {0};
-    dl_finish(&t->l);
-    CHECK(t->l.err == 0);
-    CHECK(t->l.n * 4 < LP_VB - LP_LIST);
-    for (size_t i = 0; i < t->l.n; i++) mem_write32(&t->r->mem, LP_LIST + 4 * (uint32_t)i, t->l.w[i]);
-    int rc = gt_render_list(t->r, LP_LIST, &d);
-    CHECK_MSG(rc == GT_OK, "gt_render_list: %d %s", rc, d.msg);
-    t->l.n = 0;
-}
-
-static void emit_prim(struct lp *t, uint32_t vtype, uint32_t addr, unsigned type, unsigned n)
-{
-    cmd(t, GE_VTYPE, vtype);
-    cmd(t, GE_BASE, (addr >> 8) & 0x0F0000);
-    cmd(t, GE_VADDR, addr & 0xFFFFFF);
-    cmd(t, GE_PRIM, type << 16 | n);
-    cmd(t, GE_BASE, 0x080000);
+    pb_init(t, 32768);
+    pb_matrices(t, pb_id43, pb_id43, PROJ_W_FROM_Z);
+    pb_cmdf(t, R_TEXSCALE_U, 1);
+    pb_cmdf(t, R_TEXSCALE_V, 1);
+    pb_cmdf(t, R_TEXOFFSET_U, 0);
+    pb_cmdf(t, R_TEXOFFSET_V, 0);
+    pb_cmd(t, GE_TEX_MAPMODE, 0);
+    pb_cmd(t, GE_TEXTURE_ON, 1);
+    pb_cmd(t, GE_TEX_FUNC, 3 | 1u << 8);
 }
 
 enum { P_TRIS = 3, P_RECTS = 6 };
@@ -156,7 +68,7 @@ struct thv { int x, y; uint16_t u, v; };
 
 /* Through mode, u16 texcoords, 8888 colour, s16 position: texcoord at 0,
  * colour at 4, position at 8, stride 16. */
-static void draw_through(struct lp *t, unsigned type, const struct thv *v, unsigned n)
+static void draw_through(struct pb *t, unsigned type, const struct thv *v, unsigned n)
 {
     uint32_t a = t->vnext;
     for (unsigned i = 0; i < n; i++, a += 16) {
@@ -167,7 +79,7 @@ static void draw_through(struct lp *t, unsigned type, const struct thv *v, unsig
         mem_write16(&t->r->mem, a + 10, (uint16_t)(int16_t)v[i].y);
         mem_write16(&t->r->mem, a + 12, 0);
     }
-    emit_prim(t, 2u | 7u << 2 | 2u << 7 | 1u << 23, t->vnext, type, n);
+    pb_emit_prim(t, 2u | 7u << 2 | 2u << 7 | 1u << 23, t->vnext, type, n);
     t->vnext = (a + 15) & ~15u;
     CHECK(t->vnext < LP_MIP);
 }
@@ -180,39 +92,32 @@ static void draw_through(struct lp *t, unsigned type, const struct thv *v, unsig
  * 2048 + x has the ulp 1/16). */
 struct trv { int x16, y16; float w, s, tt; };
 
-static uint32_t f32bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* Float texcoords (8 bytes), 8888 colour, float position: stride 24. */
-static void draw_transform(struct lp *t, unsigned type, const struct trv *v, unsigned n)
+static void draw_transform(struct pb *t, unsigned type, const struct trv *v, unsigned n)
 {
     uint32_t a = t->vnext;
     for (unsigned i = 0; i < n; i++, a += 24) {
-        mem_write32(&t->r->mem, a, f32bits(v[i].s));
-        mem_write32(&t->r->mem, a + 4, f32bits(v[i].tt));
+        mem_write32(&t->r->mem, a, pb_f32bits(v[i].s));
+        mem_write32(&t->r->mem, a + 4, pb_f32bits(v[i].tt));
         mem_write32(&t->r->mem, a + 8, 0xFFFFFFFFu);
-        mem_write32(&t->r->mem, a + 12, f32bits((float)v[i].x16 / 16.0f * v[i].w));
-        mem_write32(&t->r->mem, a + 16, f32bits((float)v[i].y16 / 16.0f * v[i].w));
-        mem_write32(&t->r->mem, a + 20, f32bits(v[i].w));
+        mem_write32(&t->r->mem, a + 12, pb_f32bits((float)v[i].x16 / 16.0f * v[i].w));
+        mem_write32(&t->r->mem, a + 16, pb_f32bits((float)v[i].y16 / 16.0f * v[i].w));
+        mem_write32(&t->r->mem, a + 20, pb_f32bits(v[i].w));
     }
-    emit_prim(t, 3u | 7u << 2 | 3u << 7, t->vnext, type, n);
+    pb_emit_prim(t, 3u | 7u << 2 | 3u << 7, t->vnext, type, n);
     t->vnext = (a + 15) & ~15u;
     CHECK(t->vnext < LP_MIP);
 }
 
-static uint32_t rgb(const struct lp *t, int x, int y)
+static uint32_t rgb(const struct pb *t, int x, int y)
 {
-    return mem_read32(&t->r->mem, LP_VRAM + ((uint32_t)y * 512 + (uint32_t)x) * 4) & 0xFFFFFF;
+    return mem_read32(&t->r->mem, PB_VRAM + ((uint32_t)y * 512 + (uint32_t)x) * 4) & 0xFFFFFF;
 }
 
-static void clear_fb(struct lp *t)
+static void clear_fb(struct pb *t)
 {
     struct gt_diag d = {0};
-    CHECK_EQ_I(mem_fill(&t->r->mem, LP_VRAM, 0, 512 * 272 * 4, &d), GT_OK);
+    CHECK_EQ_I(mem_fill(&t->r->mem, PB_VRAM, 0, 512 * 272 * 4, &d), GT_OK);
 }
 
 /* ---- The marked mip chain ------------------------------------------------- */
@@ -235,31 +140,31 @@ static int level_of(uint32_t c)
  * each filled with lvcol(n) (alpha 255). The registers: TEX_ADDRn,
  * TEX_BUFWn (at least 4 texels: 16 bytes), TEX_SIZEn; wrap in both axes.
  * TEX_MODE (max level), TEX_FILTER and TEX_LEVEL are set by each case. */
-static void mip_chain(struct lp *t)
+static void mip_chain(struct pb *t)
 {
     uint32_t a = LP_MIP;
     for (unsigned n = 0; n < 8; n++) {
         uint32_t sz = 256u >> n, bw = sz < 4 ? 4 : sz;
         for (uint32_t i = 0; i < bw * sz; i++) mem_write32(&t->r->mem, a + 4 * i, 0xFF000000u | lvcol(n));
-        cmd(t, GE_TEX_ADDR0 + n, a & 0xFFFFF0);
-        cmd(t, GE_TEX_BUFW0 + n, bw | ((a >> 24) & 0xF) << 16);
-        cmd(t, GE_TEX_SIZE0 + n, (8 - n) | (8 - n) << 8);
+        pb_cmd(t, GE_TEX_ADDR0 + n, a & 0xFFFFF0);
+        pb_cmd(t, GE_TEX_BUFW0 + n, bw | ((a >> 24) & 0xF) << 16);
+        pb_cmd(t, GE_TEX_SIZE0 + n, (8 - n) | (8 - n) << 8);
         a += (bw * sz * 4 + 15) & ~15u;
     }
     CHECK(a <= LP_RAMP);
-    cmd(t, GE_TEX_FORMAT, 3);
-    cmd(t, GE_TEX_WRAP, 0);
-    cmd(t, GE_TEX_FLUSH, 0);
+    pb_cmd(t, GE_TEX_FORMAT, 3);
+    pb_cmd(t, GE_TEX_WRAP, 0);
+    pb_cmd(t, GE_TEX_FLUSH, 0);
 }
 
 /* TEX_MODE's max level (bits 16-18), TEX_FILTER (bit 0 minify linear, bit
  * 1 linear between levels, bit 2 mipmaps on, bit 8 magnify linear),
  * TEX_LEVEL (mode bits 0-1, bias bits 16-23 as a signed 4.4 byte). */
-static void lod_regs(struct lp *t, unsigned max, uint32_t filter, unsigned mode, int bias16)
+static void lod_regs(struct pb *t, unsigned max, uint32_t filter, unsigned mode, int bias16)
 {
-    cmd(t, GE_TEX_MODE, max << 16);
-    cmd(t, GE_TEX_FILTER, filter);
-    cmd(t, GE_TEX_LEVEL, mode | ((uint32_t)bias16 & 0xFF) << 16);
+    pb_cmd(t, GE_TEX_MODE, max << 16);
+    pb_cmd(t, GE_TEX_FILTER, filter);
+    pb_cmd(t, GE_TEX_LEVEL, mode | ((uint32_t)bias16 & 0xFF) << 16);
 }
 
 enum { F_MIP = 4, F_MIPLIN = 2 };
@@ -380,7 +285,7 @@ static unsigned model_level(const struct trv v[3], int x, int y, bool *ambiguous
  * level at an uncovered position, where the planes are extrapolated. */
 TEST(lod_span_second_pixel)
 {
-    struct lp t;
+    struct pb t;
     lp_init(&t);
     mip_chain(&t);
     lod_regs(&t, 7, F_MIP, 0, 0);
@@ -390,7 +295,7 @@ TEST(lod_span_second_pixel)
     const struct trv v[3] = {
         {196 * 16, 8 * 16, 1, 0, 0}, {228 * 16, 8 * 16, 16, 1, 0}, {228 * 16, 264 * 16, 16, 1, 0}};
     draw_transform(&t, P_TRIS, v, 3);
-    lp_run(&t);
+    pb_run(&t);
 
     unsigned covered = 0, own_differs = 0, uncov_second = 0, uncov_second_differs = 0, third_differs = 0,
              first_differs = 0;
@@ -433,7 +338,7 @@ TEST(lod_span_second_pixel)
     CHECK_MSG(first_differs >= 300, "only %u pixels where the first covered pixel's level differs", first_differs);
     CHECK_MSG(uncov_second >= 100 && uncov_second_differs >= 30,
               "uncovered second pixels: %u pixels in such spans, %u of them differ", uncov_second, uncov_second_differs);
-    lp_free(&t);
+    pb_free(&t);
 }
 
 /* ---- 2. Auto, constant and slope LOD from the rasterizer ------------------- */
@@ -479,7 +384,7 @@ static uint32_t cell_want(const struct lc *c, unsigned *level, unsigned *frac)
 }
 
 /* Every pixel of cell i shows `want`. */
-static void check_cell(const struct lp *t, unsigned i, uint32_t want, unsigned level, unsigned frac, const char *what)
+static void check_cell(const struct pb *t, unsigned i, uint32_t want, unsigned level, unsigned frac, const char *what)
 {
     for (int y = cell_y(i); y < cell_y(i) + 16; y++)
         for (int x = cell_x(i); x < cell_x(i) + 16; x++) {
@@ -491,7 +396,7 @@ static void check_cell(const struct lp *t, unsigned i, uint32_t want, unsigned l
 
 /* Draws cell i of c as a through-mode sprite (rects) or as two triangles
  * (u from 0 to ru left to right, v from 0 to rv top to bottom). */
-static void draw_cell_through(struct lp *t, unsigned i, const struct lc *c, bool tris)
+static void draw_cell_through(struct pb *t, unsigned i, const struct lc *c, bool tris)
 {
     int x = cell_x(i), y = cell_y(i);
     lod_regs(t, c->max, c->filter, c->mode, c->bias);
@@ -531,13 +436,13 @@ TEST(lod_auto_ratios)
     enum { N = sizeof auto_cells / sizeof auto_cells[0] };
     /* The model's levels for the cells named above. */
     static const unsigned expect_level[N] = {0, 0, 0, 1, 1, 1, 2, 2, 3, 4, 5, 6, 7, 7, 2, 2, 3, 3, 0, 1};
-    struct lp t;
+    struct pb t;
     lp_init(&t);
     mip_chain(&t);
     for (unsigned pass = 0; pass < 2; pass++) {
         clear_fb(&t);
         for (unsigned i = 0; i < N; i++) draw_cell_through(&t, i, &auto_cells[i], pass == 1);
-        lp_run(&t);
+        pb_run(&t);
         for (unsigned i = 0; i < N; i++) {
             unsigned level, frac;
             uint32_t want = cell_want(&auto_cells[i], &level, &frac);
@@ -545,7 +450,7 @@ TEST(lod_auto_ratios)
             check_cell(&t, i, want, level, frac, pass ? "triangles" : "sprite");
         }
     }
-    lp_free(&t);
+    pb_free(&t);
 }
 
 /* The bias (TEX_LEVEL bits 16-23, signed, 1/16 levels), the constant mode
@@ -593,11 +498,11 @@ TEST(lod_bias_const_max_linear)
                                              1, 1, 0, 0, 7, 6, 2, 2, 1, 2};
     static const unsigned expect_frac[N] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                                             8, 2, 4, 0, 0, 9, 0, 0, 5, 5};
-    struct lp t;
+    struct pb t;
     lp_init(&t);
     mip_chain(&t);
     for (unsigned i = 0; i < N; i++) draw_cell_through(&t, i, &bias_cells[i], false);
-    lp_run(&t);
+    pb_run(&t);
     for (unsigned i = 0; i < N; i++) {
         unsigned level, frac;
         uint32_t want = cell_want(&bias_cells[i], &level, &frac);
@@ -605,7 +510,7 @@ TEST(lod_bias_const_max_linear)
         CHECK_EQ_U(frac, expect_frac[i]);
         check_cell(&t, i, want, level, frac, "bias");
     }
-    lp_free(&t);
+    pb_free(&t);
 }
 
 /* The slope mode (TEX_LEVEL mode 2): detail = log2(2 q slope) + bias, q
@@ -633,13 +538,13 @@ TEST(lod_slope_mode)
 {
     enum { N = sizeof slope_cells / sizeof slope_cells[0] };
     static const unsigned expect_level[N] = {3, 3, 2, 2, 3, 2, 1, 0, 2, 7, 7};
-    struct lp t;
+    struct pb t;
     lp_init(&t);
     mip_chain(&t);
     for (unsigned i = 0; i < N; i++) {
         const struct lc *c = &slope_cells[i];
         lod_regs(&t, c->max, c->filter, c->mode, c->bias);
-        cmdf(&t, GE_TEX_LOD_SLOPE, c->slope);
+        pb_cmdf(&t, GE_TEX_LOD_SLOPE, c->slope);
         /* Normalised coordinates: u = s * 256, so s runs over ru / 256. */
         int x = cell_x(i) * 16, y = cell_y(i) * 16, e = 16 * 16;
         float su = c->ru / 256.0f, sv = c->rv / 256.0f;
@@ -647,14 +552,14 @@ TEST(lod_slope_mode)
                                  {x + e, y, c->w, su, 0}, {x + e, y + e, c->w, su, sv}, {x, y + e, c->w, 0, sv}};
         draw_transform(&t, P_TRIS, v, 6);
     }
-    lp_run(&t);
+    pb_run(&t);
     for (unsigned i = 0; i < N; i++) {
         unsigned level, frac;
         uint32_t want = cell_want(&slope_cells[i], &level, &frac);
         CHECK_EQ_U(level, expect_level[i]);
         check_cell(&t, i, want, level, frac, "slope");
     }
-    lp_free(&t);
+    pb_free(&t);
 }
 
 /* ---- 3. The bilinear ramp probe (§8) ------------------------------------- */
@@ -666,6 +571,23 @@ static uint32_t ramp_texel(int x, int y)
 {
     uint32_t b = ((uint32_t)x * 37u + (uint32_t)y * 101u + (uint32_t)(x * y) * 13u) & 0xFF;
     return 0xFF000000u | b << 16 | (uint32_t)(16 * y) << 8 | (uint32_t)(16 * x);
+}
+
+/* Writes the ramp texture at LP_RAMP and selects it: 16x16 8888, minify
+ * and magnify bilinear, no mipmaps, u and v clamped. */
+static void ramp_setup(struct pb *t)
+{
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) mem_write32(&t->r->mem, LP_RAMP + (uint32_t)(y * 16 + x) * 4, ramp_texel(x, y));
+    pb_cmd(t, GE_TEX_ADDR0, LP_RAMP & 0xFFFFF0);
+    pb_cmd(t, GE_TEX_BUFW0, 16 | ((LP_RAMP >> 24) & 0xF) << 16);
+    pb_cmd(t, GE_TEX_SIZE0, 4 | 4u << 8);
+    pb_cmd(t, GE_TEX_FORMAT, 3);
+    pb_cmd(t, GE_TEX_MODE, 0);
+    pb_cmd(t, GE_TEX_FILTER, 1 | 0x100); /* minify and magnify bilinear, no mipmaps */
+    pb_cmd(t, GE_TEX_WRAP, 1 | 0x100);   /* clamp u and v */
+    pb_cmd(t, GE_TEX_LEVEL, 0);
+    pb_cmd(t, GE_TEX_FLUSH, 0);
 }
 
 /* floor(p / 2^s) for any sign. */
@@ -765,25 +687,15 @@ TEST(lod_bilinear_ramp)
         {300, 40, 309, 53, 0, 1, 15, 15},
     };
     enum { N = sizeof sp / sizeof sp[0] };
-    struct lp t;
+    struct pb t;
     lp_init(&t);
-    for (int y = 0; y < 16; y++)
-        for (int x = 0; x < 16; x++) mem_write32(&t.r->mem, LP_RAMP + (uint32_t)(y * 16 + x) * 4, ramp_texel(x, y));
-    cmd(&t, GE_TEX_ADDR0, LP_RAMP & 0xFFFFF0);
-    cmd(&t, GE_TEX_BUFW0, 16 | ((LP_RAMP >> 24) & 0xF) << 16);
-    cmd(&t, GE_TEX_SIZE0, 4 | 4u << 8);
-    cmd(&t, GE_TEX_FORMAT, 3);
-    cmd(&t, GE_TEX_MODE, 0);
-    cmd(&t, GE_TEX_FILTER, 1 | 0x100); /* minify and magnify bilinear, no mipmaps */
-    cmd(&t, GE_TEX_WRAP, 1 | 0x100);   /* clamp u and v */
-    cmd(&t, GE_TEX_LEVEL, 0);
-    cmd(&t, GE_TEX_FLUSH, 0);
+    ramp_setup(&t);
     for (unsigned i = 0; i < N; i++) {
         const struct thv v[2] = {{sp[i].x0, sp[i].y0, (uint16_t)sp[i].u0, (uint16_t)sp[i].v0},
                                  {sp[i].x1, sp[i].y1, (uint16_t)sp[i].u1, (uint16_t)sp[i].v1}};
         draw_through(&t, P_RECTS, v, 2);
     }
-    lp_run(&t);
+    pb_run(&t);
     unsigned fu_seen = 0, table_matters = 0, pixels = 0;
     for (unsigned i = 0; i < N; i++) {
         const struct ramp_sprite *k = &sp[i];
@@ -811,7 +723,7 @@ TEST(lod_bilinear_ramp)
      * divide would give other pixels: §2, do not fix). */
     CHECK_MSG(fu_seen == 0xFFFF, "1/16 positions seen: 0x%04x", fu_seen);
     CHECK_MSG(table_matters > 0, "no pixel depends on the area table (%u pixels)", pixels);
-    lp_free(&t);
+    pb_free(&t);
 }
 
 /* GE-HARDWARE.md §2: "never merge primitives: adjacent sprites must not be
@@ -828,22 +740,12 @@ TEST(lod_never_merge_sprites)
 {
     static const struct ramp_sprite sp[2] = {{40, 30, 43, 46, 0, 0, 3, 16}, {43, 30, 48, 46, 3, 0, 8, 16}};
     static const struct ramp_sprite merged = {40, 30, 48, 46, 0, 0, 8, 16};
-    struct lp t;
+    struct pb t;
     lp_init(&t);
-    for (int y = 0; y < 16; y++)
-        for (int x = 0; x < 16; x++) mem_write32(&t.r->mem, LP_RAMP + (uint32_t)(y * 16 + x) * 4, ramp_texel(x, y));
-    cmd(&t, GE_TEX_ADDR0, LP_RAMP & 0xFFFFF0);
-    cmd(&t, GE_TEX_BUFW0, 16 | ((LP_RAMP >> 24) & 0xF) << 16);
-    cmd(&t, GE_TEX_SIZE0, 4 | 4u << 8);
-    cmd(&t, GE_TEX_FORMAT, 3);
-    cmd(&t, GE_TEX_MODE, 0);
-    cmd(&t, GE_TEX_FILTER, 1 | 0x100);
-    cmd(&t, GE_TEX_WRAP, 1 | 0x100);
-    cmd(&t, GE_TEX_LEVEL, 0);
-    cmd(&t, GE_TEX_FLUSH, 0);
+    ramp_setup(&t);
     const struct thv v[4] = {{40, 30, 0, 0}, {43, 46, 3, 16}, {43, 30, 3, 0}, {48, 46, 8, 16}};
     draw_through(&t, P_RECTS, v, 4); /* one draw of two sprites */
-    lp_run(&t);
+    pb_run(&t);
     unsigned differs = 0;
     for (int y = 29; y <= 46; y++)
         for (int x = 39; x <= 48; x++) {
@@ -857,5 +759,5 @@ TEST(lod_never_merge_sprites)
             if (ramp_pixel(&merged, x, y, false, NULL) != want) differs++;
         }
     CHECK_MSG(differs > 0, "the merged sprite samples the same texels everywhere");
-    lp_free(&t);
+    pb_free(&t);
 }

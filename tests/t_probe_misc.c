@@ -13,15 +13,13 @@
 
 #include "dlbuild.h"
 #include "ge_limits.h"
+#include "probe.h"
 #include "raster.h"
 #include "render.h"
 #include "test.h"
-#include "vdecode.h"
 
-#define PLIST 0x08100000u
-#define PVERT 0x08200000u
-#define PZ 0x00088000u       /* depth buffer (VRAM offset) */
-#define PTEX 0x00100000u     /* self-texture / target (VRAM offset, 1 MiB) */
+#define PVERT PB_VB      /* vertex data */
+#define PTEX 0x00100000u /* self-texture / target (VRAM offset, 1 MiB) */
 
 /* Vertex types, all through mode with 8888 colors and s16 positions:
  * VT_U16 with u16 texture coordinates, VT_F32 with float ones. */
@@ -30,65 +28,10 @@
 
 struct pv { int x, y; float u, v; uint32_t rgba; };
 
-static uint32_t f32bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-/* Writes n vertices in layout vtype (VT_U16 or VT_F32) at addr. */
+/* Writes n vertices in layout vtype (VT_U16 or VT_F32) at addr, z 0. */
 static void put_pv(struct gt_render *r, uint32_t addr, uint32_t vtype, const struct pv *v, unsigned n)
 {
-    struct gt_vlayout lay;
-    vdec_layout(vtype, &lay);
-    for (unsigned i = 0; i < n; i++) {
-        uint32_t b = addr + i * lay.stride;
-        if ((vtype & 3) == 3) {
-            mem_write32(&r->mem, b + lay.off_tc, f32bits(v[i].u));
-            mem_write32(&r->mem, b + lay.off_tc + 4, f32bits(v[i].v));
-        } else {
-            mem_write16(&r->mem, b + lay.off_tc, (uint16_t)v[i].u);
-            mem_write16(&r->mem, b + lay.off_tc + 2, (uint16_t)v[i].v);
-        }
-        mem_write32(&r->mem, b + lay.off_col, v[i].rgba);
-        mem_write16(&r->mem, b + lay.off_pos, (uint16_t)(int16_t)v[i].x);
-        mem_write16(&r->mem, b + lay.off_pos + 2, (uint16_t)(int16_t)v[i].y);
-        mem_write16(&r->mem, b + lay.off_pos + 4, 0);
-    }
-}
-
-static struct gt_render *pm_new(unsigned threads, unsigned tile)
-{
-    struct gt_diag d = {0};
-    struct gt_render *r = calloc(1, sizeof *r);
-    CHECK(r != NULL);
-    CHECK_EQ_I(gt_render_init(r, &d), GT_OK);
-    CHECK_EQ_I(gt_render_set_threads(r, threads, tile, &d), GT_OK);
-    return r;
-}
-
-static void pm_free(struct gt_render *r)
-{
-    gt_render_free(r);
-    free(r);
-}
-
-/* Base state: 8888 buffer at VRAM fb with the given stride, scissor
- * 0..479 x 0..271, no REGION1 offset, Gouraud, untextured. */
-static void pm_state(struct dl *l, uint32_t fb, uint32_t stride)
-{
-    dl_cmd(l, GE_BASE, 0x080000);
-    dl_cmd(l, GE_FB_PTR, fb & 0xFFFFFF);
-    dl_cmd(l, GE_FB_WIDTH, stride);
-    dl_cmd(l, GE_FB_FORMAT, 3);
-    dl_cmd(l, GE_Z_PTR, PZ);
-    dl_cmd(l, GE_Z_WIDTH, 512);
-    dl_cmd(l, GE_SCISSOR1, 0);
-    dl_cmd(l, GE_SCISSOR2, 479 | 271u << 10);
-    dl_cmd(l, GE_REGION1, 0);
-    dl_cmd(l, GE_REGION2, 1023 | 1023u << 10);
-    dl_cmd(l, GE_SHADEMODE, 1);
+    for (unsigned i = 0; i < n; i++) pb_put_vertex(r, addr, vtype, i, v[i].x, v[i].y, 0, v[i].u, v[i].v, v[i].rgba);
 }
 
 /* Emits a primitive of n vertices written at vaddr. */
@@ -101,17 +44,6 @@ static void pm_prim(struct dl *l, struct gt_render *r, uint32_t vaddr, uint32_t 
     dl_cmd(l, GE_PRIM, type << 16 | n);
 }
 
-/* Runs list l and finishes all drawing. */
-static void pm_run(struct gt_render *r, struct dl *l)
-{
-    struct gt_diag d = {0};
-    dl_finish(l);
-    CHECK(l->n * 4 < PVERT - PLIST);
-    for (size_t i = 0; i < l->n; i++) mem_write32(&r->mem, PLIST + 4 * (uint32_t)i, l->w[i]);
-    int rc = gt_render_list(r, PLIST, &d);
-    CHECK_MSG(rc == GT_OK, "gt_render_list: %d %s", rc, d.msg);
-}
-
 static uint32_t rd32(struct gt_render *r, uint32_t vram_off, uint32_t stride, int x, int y)
 {
     return mem_read32(&r->mem, GT_VRAM_BASE + vram_off + ((uint32_t)y * stride + (uint32_t)x) * 4);
@@ -119,40 +51,18 @@ static uint32_t rd32(struct gt_render *r, uint32_t vram_off, uint32_t stride, in
 
 /* ---- 1. Tall triangle, long edge on the left (§5) ------------------------ */
 
-static int64_t cross3(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t cx, int64_t cy)
-{
-    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
-}
-
-/* Point-in-triangle for sample (sx, sy) (1/16 pixel), PPSSPP's fill rule
- * (a sample exactly on a right or flat bottom edge is out, on a left or
- * flat top edge in) written as a symbolic perturbation of the sample by
- * (e, e^2): on a tie the x derivative of the edge function decides, then
- * the y derivative. (The same model as tests/t_raster.c tri_cov.) */
-static bool tri_cov(const int64_t X[3], const int64_t Y[3], int64_t sx, int64_t sy)
-{
-    int64_t area = cross3(X[0], Y[0], X[1], Y[1], X[2], Y[2]);
-    if (area == 0) return false;
-    int64_t sg = area > 0 ? 1 : -1;
-    for (int i = 0; i < 3; i++) {
-        int64_t px = X[i], py = Y[i], qx = X[(i + 1) % 3], qy = Y[(i + 1) % 3];
-        int64_t f = sg * cross3(px, py, qx, qy, sx, sy);
-        if (f == 0) f = sg * -(qy - py);
-        if (f == 0) f = sg * (qx - px);
-        if (f <= 0) return false;
-    }
-    return true;
-}
+/* Coverage: pb_tri_cov (tests/probe.h), PPSSPP's fill rule as a symbolic
+ * perturbation of the sample; the same model t_raster.c tests. */
 
 /* Draws the flat white triangle t (pixel positions) and checks every pixel
  * of the screen against the point-in-triangle model, plus, when extra is
  * set, one more pixel on every row just left of the leftmost covered one. */
 static void check_tall_left(const int t[3][2], bool extra, unsigned threads, unsigned tile)
 {
-    struct gt_render *r = pm_new(threads, tile);
+    struct gt_render *r = pb_new(threads, tile);
     struct dl l;
     dl_init(&l);
-    pm_state(&l, 0, 512);
+    pb_state(&l, 0, 512);
     struct pv v[3];
     int64_t X[3], Y[3];
     for (int i = 0; i < 3; i++) {
@@ -160,12 +70,12 @@ static void check_tall_left(const int t[3][2], bool extra, unsigned threads, uns
         X[i] = (int64_t)t[i][0] * 16, Y[i] = (int64_t)t[i][1] * 16;
     }
     pm_prim(&l, r, PVERT, VT_U16, 3, v, 3);
-    pm_run(r, &l);
+    pb_run_list(r, &l);
     dl_free(&l);
     for (int y = 0; y < 272; y++) {
         int lo = -1, hi = -1;
         for (int x = 0; x < 480; x++)
-            if (tri_cov(X, Y, (int64_t)x * 16 + 7, (int64_t)y * 16 + 7)) {
+            if (pb_tri_cov(X, Y, (int64_t)x * 16 + 7, (int64_t)y * 16 + 7)) {
                 if (lo < 0) lo = x;
                 hi = x;
             }
@@ -178,7 +88,7 @@ static void check_tall_left(const int t[3][2], bool extra, unsigned threads, uns
                       got, want ? "lit" : "unlit", lo, hi, extra);
         }
     }
-    pm_free(r);
+    pb_delete(r);
 }
 
 /* GE-HARDWARE.md §5: a triangle taller than about 2730 pixels lights extra
@@ -257,7 +167,7 @@ TEST(probe_misc_self_blur_cached)
 {
     static const unsigned thr[] = {1, 2}, tiles[] = {64, 16};
     for (unsigned c = 0; c < 2; c++) {
-        struct gt_render *r = pm_new(thr[c], tiles[c]);
+        struct gt_render *r = pb_new(thr[c], tiles[c]);
         uint32_t orig[256], b1[256], b2[256];
         uint32_t s = 12345;
         for (int i = 0; i < 256; i++) {
@@ -272,7 +182,7 @@ TEST(probe_misc_self_blur_cached)
 
         struct dl l;
         dl_init(&l);
-        pm_state(&l, PTEX, 16);
+        pb_state(&l, PTEX, 16);
         dl_cmd(&l, GE_TEX_FLUSH, 0);
         dl_cmd(&l, GE_TEXTURE_ON, 1);
         dl_cmd(&l, GE_TEX_FORMAT, 3);
@@ -283,7 +193,7 @@ TEST(probe_misc_self_blur_cached)
         dl_cmd(&l, GE_TEX_WRAP, 1 | 1 << 8);
         dl_cmd(&l, GE_TEX_FUNC, 3 | 1 << 8); /* replace, RGBA */
         for (unsigned p = 0; p < 3; p++) blur_draw(&l, r, PVERT + 0x100 * p);
-        pm_run(r, &l);
+        pb_run_list(r, &l);
         for (int i = 0; i < 256; i++)
             CHECK_MSG(rd32(r, PTEX, 16, i % 16, i / 16) == b1[i], "cfg %u texel (%d,%d): 0x%08x, want blur(orig) 0x%08x",
                       c, i % 16, i / 16, rd32(r, PTEX, 16, i % 16, i / 16), b1[i]);
@@ -291,12 +201,12 @@ TEST(probe_misc_self_blur_cached)
         dl_init(&l);
         dl_cmd(&l, GE_TEX_FLUSH, 0);
         blur_draw(&l, r, PVERT + 0x400);
-        pm_run(r, &l);
+        pb_run_list(r, &l);
         dl_free(&l);
         for (int i = 0; i < 256; i++)
             CHECK_MSG(rd32(r, PTEX, 16, i % 16, i / 16) == b2[i], "cfg %u after TEXFLUSH (%d,%d): 0x%08x, want 0x%08x", c,
                       i % 16, i / 16, rd32(r, PTEX, 16, i % 16, i / 16), b2[i]);
-        pm_free(r);
+        pb_delete(r);
     }
 }
 
@@ -318,12 +228,12 @@ static uint32_t pos_texel(int x, int y) { return 0xFF000000u | (uint32_t)y << 8 
  * Checks what B, C and D wrote. */
 static void boundary_case(int w, int wlog, bool cached)
 {
-    struct gt_render *r = pm_new(2, 16);
+    struct gt_render *r = pb_new(2, 16);
     for (int y = 0; y < 64; y++)
         for (int x = 0; x < w; x++) mem_write32(&r->mem, GT_VRAM_BASE + PTEX + (uint32_t)(y * w + x) * 4, pos_texel(x, y));
     struct dl l;
     dl_init(&l);
-    pm_state(&l, PTEX, (uint32_t)w);
+    pb_state(&l, PTEX, (uint32_t)w);
     dl_cmd(&l, GE_TEX_FLUSH, 0);
     dl_cmd(&l, GE_TEXTURE_ON, 1);
     dl_cmd(&l, GE_TEX_FORMAT, 3);
@@ -342,7 +252,7 @@ static void boundary_case(int w, int wlog, bool cached)
     int dx = w == 32 ? 16 : 32;
     struct pv d3[2] = {{dx, 0, 0, 56, 0xFFFFFFFFu}, {dx + 16, 8, 16, 64, 0xFFFFFFFFu}};
     pm_prim(&l, r, PVERT + 0x200, VT_U16, 6, d3, 2);
-    pm_run(r, &l);
+    pb_run_list(r, &l);
     dl_free(&l);
     for (int j = 0; j < 8; j++)
         for (int i = 0; i < 16; i++) {
@@ -363,7 +273,7 @@ static void boundary_case(int w, int wlog, bool cached)
             CHECK_MSG(rd32(r, PTEX, (uint32_t)w, dx + i, j) == c, "w %d: D at (%d,%d) 0x%08x, want 0x%08x", w, dx + i, j,
                       rd32(r, PTEX, (uint32_t)w, dx + i, j), c);
         }
-    pm_free(r);
+    pb_delete(r);
 }
 
 /* §6: a texture that fits the 8 KB cache (here exactly 8192 bytes: 32 x 64
@@ -387,7 +297,7 @@ static void tile_state(struct rast_state *rs, struct ge_state *gs, uint32_t fb_s
     gs->reg[GE_FB_PTR] = 0;
     gs->reg[GE_FB_WIDTH] = fb_stride;
     gs->reg[GE_FB_FORMAT] = 3;
-    gs->reg[GE_Z_PTR] = PZ;
+    gs->reg[GE_Z_PTR] = PB_ZOFF;
     gs->reg[GE_Z_WIDTH] = 512;
     gs->reg[GE_SCISSOR1] = 0;
     gs->reg[GE_SCISSOR2] = 479 | 271u << 10;
@@ -523,17 +433,17 @@ static unsigned bmul(unsigned x, unsigned f) { return ((2 * x + 1) * (2 * f + 1)
  * a buffer filled with dst. Returns the renderer. */
 static struct gt_render *aa_line(unsigned aa, uint32_t c, uint32_t dst, int y)
 {
-    struct gt_render *r = pm_new(1, 64);
+    struct gt_render *r = pb_new(1, 64);
     for (int x = 0; x < 64; x++) mem_write32(&r->mem, GT_VRAM_BASE + ((uint32_t)y * 512 + (uint32_t)x) * 4, dst);
     struct dl l;
     dl_init(&l);
-    pm_state(&l, 0, 512);
+    pb_state(&l, 0, 512);
     dl_cmd(&l, GE_ANTIALIAS_ON, aa);
     dl_cmd(&l, GE_BLEND_ON, 1);
     dl_cmd(&l, GE_BLEND_MODE, PX_BF_SRC_A | PX_BF_INV_SRC_A << 4);
     struct pv v[2] = {{10, y, 0, 0, c}, {40, y, 0, 0, c}};
     pm_prim(&l, r, PVERT, VT_U16, 1, v, 2);
-    pm_run(r, &l);
+    pb_run_list(r, &l);
     dl_free(&l);
     return r;
 }
@@ -564,18 +474,18 @@ TEST(probe_misc_aa_line_alpha)
         uint32_t want = x >= 10 && x < 40 ? want_aa : dst;
         CHECK_MSG(got == want, "aa pixel %d: 0x%08x, want 0x%08x", x, got, want);
     }
-    pm_free(r);
+    pb_delete(r);
     r = aa_line(0, c, dst, 20);
     for (int x = 0; x < 64; x++) {
         uint32_t got = rd32(r, 0, 512, x, 20);
         uint32_t want = x >= 10 && x < 40 ? want_plain : dst;
         CHECK_MSG(got == want, "plain pixel %d: 0x%08x, want 0x%08x", x, got, want);
     }
-    pm_free(r);
+    pb_delete(r);
     /* A half-transparent vertex alpha (0x40) is replaced too: same result. */
     r = aa_line(1, (c & 0xFFFFFFu) | 0x40000000u, dst, 20);
     for (int x = 10; x < 40; x++) CHECK_EQ_U(rd32(r, 0, 512, x, 20), want_aa);
-    pm_free(r);
+    pb_delete(r);
 }
 
 /* ---- 6. Smaller probes ---------------------------------------------------- */
@@ -588,10 +498,10 @@ TEST(probe_misc_aa_line_alpha)
  * its end vertex's color. */
 TEST(probe_misc_flat_line_provoking)
 {
-    struct gt_render *r = pm_new(1, 64);
+    struct gt_render *r = pb_new(1, 64);
     struct dl l;
     dl_init(&l);
-    pm_state(&l, 0, 512);
+    pb_state(&l, 0, 512);
     dl_cmd(&l, GE_SHADEMODE, 0);
     struct pv ln[2] = {{10, 5, 0, 0, 0xFF0000FFu}, {30, 5, 0, 0, 0xFF00FF00u}};
     pm_prim(&l, r, PVERT, VT_U16, 1, ln, 2);
@@ -599,7 +509,7 @@ TEST(probe_misc_flat_line_provoking)
     struct pv st[4] = {{10, 20, 0, 0, 0xFF111111u}, {30, 20, 0, 0, 0xFF2200EEu},
                        {30, 40, 0, 0, 0xFF33CC00u}, {10, 40, 0, 0, 0xFF0055AAu}};
     pm_prim(&l, r, PVERT + 0x100, VT_U16, 2, st, 4);
-    pm_run(r, &l);
+    pb_run_list(r, &l);
     dl_free(&l);
     for (int x = 10; x < 30; x++) CHECK_EQ_U(rd32(r, 0, 512, x, 5) & 0xFFFFFFu, 0x00FF00u);
     /* Segment 1: x 10..29 on row 20. */
@@ -610,7 +520,7 @@ TEST(probe_misc_flat_line_provoking)
     /* Segment 3: backwards from x 30: starts one unit back, x 29..10 on
      * row 40 (PPSSPP DrawLine). */
     for (int x = 10; x < 30; x++) CHECK_EQ_U(rd32(r, 0, 512, x, 40) & 0xFFFFFFu, 0x0055AAu);
-    pm_free(r);
+    pb_delete(r);
 }
 
 /* 16-bit buffer helpers: a point of color c at (x, y) over a 16-bit buffer
@@ -640,10 +550,10 @@ TEST(probe_misc_stencil_16bit)
         {2, 0x8123, 0x88, 0x0FFF}, {1, 0x8000 | 0x1234, 0xFF, 0x7FFF}, {1, 0x1234, 0x00, 0x7FFF}};
     static const int refs[] = {0x00, 0x87, 0x88, 0x89, 0xFE, 0xFF};
     for (unsigned f = 0; f < 3; f++) {
-        struct gt_render *r = pm_new(1, 64);
+        struct gt_render *r = pb_new(1, 64);
         struct dl l;
         dl_init(&l);
-        pm_state(&l, 0, 512);
+        pb_state(&l, 0, 512);
         dl_cmd(&l, GE_FB_FORMAT, fc[f].fmt);
         dl_cmd(&l, GE_STENCILTEST_ON, 1);
         dl_cmd(&l, GE_STENCIL_OP, 0);
@@ -655,7 +565,7 @@ TEST(probe_misc_stencil_16bit)
                 struct pv p = {(int)n, 3, 0, 0, 0xFFFFFFFFu};
                 pm_prim(&l, r, PVERT + 0x20 * n, VT_U16, 0, &p, 1);
             }
-        pm_run(r, &l);
+        pb_run_list(r, &l);
         dl_free(&l);
         n = 0;
         for (unsigned func = 0; func < 8; func++)
@@ -667,7 +577,7 @@ TEST(probe_misc_stencil_16bit)
                 CHECK_MSG(rd16(r, (int)n, 3) == want, "fmt %u func %u ref 0x%02x stencil 0x%02x: 0x%04x, want 0x%04x",
                           fc[f].fmt, func, ref, s, rd16(r, (int)n, 3), want);
             }
-        pm_free(r);
+        pb_delete(r);
     }
 }
 
@@ -687,17 +597,17 @@ TEST(probe_misc_dst_alpha_16bit)
                                       {2, 0xF000 | 2 | 9 << 4 | 14 << 8}};
     const uint8_t src[3] = {200, 90, 17};
     for (unsigned i = 0; i < 5; i++) {
-        struct gt_render *r = pm_new(1, 64);
+        struct gt_render *r = pb_new(1, 64);
         wr16(r, 7, 9, dc[i].pix);
         struct dl l;
         dl_init(&l);
-        pm_state(&l, 0, 512);
+        pb_state(&l, 0, 512);
         dl_cmd(&l, GE_FB_FORMAT, dc[i].fmt);
         dl_cmd(&l, GE_BLEND_ON, 1);
         dl_cmd(&l, GE_BLEND_MODE, PX_BF_DST_A | PX_BF_INV_DST_A << 4);
         struct pv p = {7, 9, 0, 0, 0xFF000000u | (uint32_t)src[2] << 16 | (uint32_t)src[1] << 8 | src[0]};
         pm_prim(&l, r, PVERT, VT_U16, 0, &p, 1);
-        pm_run(r, &l);
+        pb_run_list(r, &l);
         dl_free(&l);
         uint16_t pix = dc[i].pix, want;
         if (dc[i].fmt == 1) {
@@ -718,6 +628,6 @@ TEST(probe_misc_dst_alpha_16bit)
             }
         }
         CHECK_MSG(rd16(r, 7, 9) == want, "case %u: 0x%04x, want 0x%04x", i, rd16(r, 7, 9), want);
-        pm_free(r);
+        pb_delete(r);
     }
 }

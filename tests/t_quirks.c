@@ -4,18 +4,15 @@
  * The measured facts fix the structure; where they leave a constant or a
  * direction open the model's choice is named next to the test that pins
  * it, so a later measurement changes one line and one test. */
-#include <stdlib.h>
-#include <string.h>
 
 #include "dlbuild.h"
+#include "probe.h"
 #include "render.h"
 #include "test.h"
-#include "vdecode.h"
 
 #define QLIST 0x08100000u
 #define QVERT 0x08200000u
 #define QTEX 0x04100000u   /* a small texture in VRAM, away from the buffers */
-#define QZ 0x00088000u     /* depth buffer (VRAM offset) */
 
 /* Through mode, 16-bit texture coordinates, 8888 colors, 16-bit positions. */
 #define QVTYPE (1u << 23 | 2u << 7 | 7u << 2 | 2u)
@@ -25,51 +22,16 @@ struct qv { int x, y, z, u, v; uint32_t rgba; };
 /* Writes vertices in QVTYPE's layout at addr. */
 static void put_verts(struct gt_render *r, uint32_t addr, const struct qv *v, unsigned n)
 {
-    struct gt_vlayout lay;
-    vdec_layout(QVTYPE, &lay);
-    for (unsigned i = 0; i < n; i++) {
-        uint32_t b = addr + i * lay.stride;
-        mem_write16(&r->mem, b + lay.off_tc, (uint16_t)v[i].u);
-        mem_write16(&r->mem, b + lay.off_tc + 2, (uint16_t)v[i].v);
-        mem_write32(&r->mem, b + lay.off_col, v[i].rgba);
-        mem_write16(&r->mem, b + lay.off_pos, (uint16_t)(int16_t)v[i].x);
-        mem_write16(&r->mem, b + lay.off_pos + 2, (uint16_t)(int16_t)v[i].y);
-        mem_write16(&r->mem, b + lay.off_pos + 4, (uint16_t)v[i].z);
-    }
+    for (unsigned i = 0; i < n; i++)
+        pb_put_vertex(r, addr, QVTYPE, i, v[i].x, v[i].y, v[i].z, (float)v[i].u, (float)v[i].v, v[i].rgba);
 }
 
-static struct gt_render *q_new(unsigned threads, unsigned tile)
-{
-    struct gt_diag d = {0};
-    struct gt_render *r = calloc(1, sizeof *r);
-    CHECK(r != NULL);
-    CHECK_EQ_I(gt_render_init(r, &d), GT_OK);
-    CHECK_EQ_I(gt_render_set_threads(r, threads, tile, &d), GT_OK);
-    return r;
-}
-
-static void q_free(struct gt_render *r)
-{
-    gt_render_free(r);
-    free(r);
-}
-
-/* The state every test starts from: 8888 buffer at VRAM 0 with stride 512,
- * scissor 0..479 x 0..271, no REGION1, untextured. */
+/* The state every test starts from (pb_state: 8888 buffer at VRAM fb,
+ * scissor 0..479 x 0..271, no REGION1, untextured) with QVTYPE. */
 static void q_state(struct dl *l, uint32_t fb, uint32_t stride)
 {
-    dl_cmd(l, GE_BASE, 0x080000);
-    dl_cmd(l, GE_FB_PTR, fb & 0xFFFFFF);
-    dl_cmd(l, GE_FB_WIDTH, stride);
-    dl_cmd(l, GE_FB_FORMAT, 3);
-    dl_cmd(l, GE_Z_PTR, QZ);
-    dl_cmd(l, GE_Z_WIDTH, 512);
-    dl_cmd(l, GE_SCISSOR1, 0);
-    dl_cmd(l, GE_SCISSOR2, 479 | 271u << 10);
-    dl_cmd(l, GE_REGION1, 0);
-    dl_cmd(l, GE_REGION2, 1023 | 1023u << 10);
+    pb_state(l, fb, stride);
     dl_cmd(l, GE_VTYPE, QVTYPE);
-    dl_cmd(l, GE_SHADEMODE, 1);
 }
 
 /* Runs list l (written at QLIST) and finishes all drawing. */
@@ -109,7 +71,7 @@ static void region_point(struct gt_render *r, int x, int y, int rx, int ry, uint
  * inside the aligned group (rast_write_x). */
 TEST(region1_translates_and_reverses)
 {
-    struct gt_render *r = q_new(1, 64);
+    struct gt_render *r = pb_new(1, 64);
     /* Even offset (4, 2): (10, 5) is written at (14, 7). */
     region_point(r, 10, 5, 4, 2, 0xFF0000FFu);
     CHECK_EQ_U(px(r, 0, 512, 14, 7), 0xFF0000FFu);
@@ -122,7 +84,7 @@ TEST(region1_translates_and_reverses)
     /* Position 0 of a group goes to position 3: 9 + 3 = 12 -> 15. */
     region_point(r, 9, 30, 3, 0, 0xFFFF0000u);
     CHECK_EQ_U(px(r, 0, 512, 15, 30), 0xFFFF0000u);
-    q_free(r);
+    pb_delete(r);
 }
 
 /* A sprite drawn with an odd REGION1 offset, seen as a whole: every pixel of
@@ -134,7 +96,7 @@ TEST(region1_sprite_threads)
     static const unsigned threads[] = {1, 2, 4}, tiles[] = {16, 64, 256};
     for (unsigned ti = 0; ti < 3; ti++)
         for (unsigned si = 0; si < 3; si++) {
-            struct gt_render *r = q_new(threads[ti], tiles[si]);
+            struct gt_render *r = pb_new(threads[ti], tiles[si]);
             struct dl l;
             dl_init(&l);
             q_state(&l, 0, 512);
@@ -160,7 +122,7 @@ TEST(region1_sprite_threads)
             CHECK_EQ_U(count, 48u * 33u);
             if (ti == 0 && si == 0) ref_hash = h;
             CHECK_EQ_U(h, ref_hash);
-            q_free(r);
+            pb_delete(r);
         }
 }
 
@@ -195,20 +157,20 @@ TEST(tall_triangle_extra_pixels)
      * middle vertex to its left: the long edge is the right side. Sample
      * points are 16 px + 7 in 1/16 pixel: pixel 99 (1591) is inside,
      * pixel 100 (1607) outside the edge at 1600. */
-    struct gt_render *r = q_new(2, 32);
+    struct gt_render *r = pb_new(2, 32);
     struct qv tall[3] = {{100, -2000, 0, 0, 0, 0xFFFFFFFFu}, {100, 1000, 0, 0, 0, 0xFFFFFFFFu},
                          {50, 1000, 0, 0, 0, 0xFFFFFFFFu}};
     draw_tri(r, tall);
     for (int y = 0; y < 272; y += 17) CHECK_EQ_I(rightmost(r, y), 100);
-    q_free(r);
+    pb_delete(r);
 
     /* 2700 pixels tall (below the limit): no extra pixel. */
-    r = q_new(2, 32);
+    r = pb_new(2, 32);
     struct qv shorter[3] = {{100, -1700, 0, 0, 0, 0xFFFFFFFFu}, {100, 1000, 0, 0, 0, 0xFFFFFFFFu},
                             {50, 1000, 0, 0, 0, 0xFFFFFFFFu}};
     draw_tri(r, shorter);
     for (int y = 0; y < 272; y += 17) CHECK_EQ_I(rightmost(r, y), 99);
-    q_free(r);
+    pb_delete(r);
 }
 
 /* Draws a 4x4 sprite at (x, y) textured 1:1 from the 4x4 8888 texture at
@@ -233,7 +195,7 @@ static void tex_sprite(struct dl *l, struct gt_render *r, uint32_t vaddr, int x,
  * TEXFLUSH, and the GE's drawing does not update the cache. */
 TEST(texture_cache_until_texflush)
 {
-    struct gt_render *r = q_new(2, 16);
+    struct gt_render *r = pb_new(2, 16);
     for (uint32_t i = 0; i < 16; i++) mem_write32(&r->mem, QTEX + 4 * i, 0xFF000000u | 0x10101u * (i + 1));
     struct dl l;
     dl_init(&l);
@@ -265,7 +227,7 @@ TEST(texture_cache_until_texflush)
             CHECK_EQ_U(px(r, 0, 512, 10 + x, y), orig);
             CHECK_EQ_U(px(r, 0, 512, 20 + x, y), 0xFF00FF00u);
         }
-    q_free(r);
+    pb_delete(r);
 }
 
 /* §6: a texture larger than the cache that is also the render target is
@@ -275,7 +237,7 @@ TEST(texture_cache_until_texflush)
  * the same answer. */
 TEST(self_texture_reads_before_draw)
 {
-    struct gt_render *r = q_new(2, 16);
+    struct gt_render *r = pb_new(2, 16);
     /* A 64x64 texture (16 KB) over the framebuffer's top-left corner. */
     for (uint32_t y = 0; y < 64; y++)
         for (uint32_t x = 0; x < 64; x++)
@@ -308,7 +270,7 @@ TEST(self_texture_reads_before_draw)
             CHECK_EQ_U(px(r, 0, 512, (int)x + 8, (int)y), orig);
             CHECK_EQ_U(px(r, 0, 512, (int)x + 100, (int)y), orig);
         }
-    q_free(r);
+    pb_delete(r);
 }
 
 /* Draws one immediate-mode (VAP) point at (5, 6) with color green and the
@@ -316,7 +278,7 @@ TEST(self_texture_reads_before_draw)
  * 1x1 red texture bound (replace, RGBA). Returns the pixel. */
 static uint32_t imm_point(uint32_t flags, unsigned texture_on)
 {
-    struct gt_render *r = q_new(1, 64);
+    struct gt_render *r = pb_new(1, 64);
     uint32_t tex = 0x08300000u;
     mem_write32(&r->mem, tex, 0xFF0000FFu);
     struct dl l;
@@ -342,7 +304,7 @@ static uint32_t imm_point(uint32_t flags, unsigned texture_on)
     q_run(r, &l);
     dl_free(&l);
     uint32_t c = px(r, 0, 512, 5, 6);
-    q_free(r);
+    pb_delete(r);
     return c;
 }
 
@@ -368,7 +330,7 @@ TEST(imm_flags_override_state)
  * live would fail 3.) */
 TEST(self_texture_blocks_load_lazily)
 {
-    struct gt_render *r = q_new(2, 16);
+    struct gt_render *r = pb_new(2, 16);
     for (uint32_t y = 0; y < 64; y++)
         for (uint32_t x = 0; x < 64; x++)
             mem_write32(&r->mem, GT_VRAM_BASE + (y * 512 + x) * 4, 0xFF000000u | (y << 8) | (x + 1));
@@ -402,5 +364,5 @@ TEST(self_texture_blocks_load_lazily)
             CHECK_EQ_U(px(r, 0, 512, (int)i, (int)j), orig_1);
             CHECK_EQ_U(px(r, 0, 512, 100 + (int)i, 100 + (int)j), orig_3);
         }
-    q_free(r);
+    pb_delete(r);
 }

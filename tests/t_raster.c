@@ -21,6 +21,7 @@
 
 #include "dlbuild.h"
 #include "ge_limits.h"
+#include "probe.h"
 #include "render.h"
 #include "test.h"
 
@@ -28,7 +29,7 @@
 #define VB 0x08200000u
 #define TEXADDR 0x08300000u
 #define VRAM 0x04000000u
-#define ZOFF 0x88000u          /* Z_PTR used by the standard state */
+#define ZOFF PB_ZOFF           /* Z_PTR used by the standard state */
 #define ZBUF (VRAM + ZOFF)
 
 /* ---- Building and running lists ----------------------------------------- */
@@ -52,18 +53,11 @@ struct rt {
     uint32_t vnext;
 };
 
+/* The standard state: pb_state (8888 buffer at VRAM 0, stride 512, depth
+ * at ZOFF, scissor 0..479 x 0..271, Gouraud) and depth range 0..65535. */
 static void rt_std_state(struct dl *l)
 {
-    dl_cmd(l, GE_BASE, 0x080000);
-    dl_cmd(l, GE_FB_PTR, 0);
-    dl_cmd(l, GE_FB_WIDTH, 512);
-    dl_cmd(l, GE_FB_FORMAT, 3);
-    dl_cmd(l, GE_Z_PTR, ZOFF);
-    dl_cmd(l, GE_Z_WIDTH, 512);
-    dl_cmd(l, GE_SCISSOR1, 0);
-    dl_cmd(l, GE_SCISSOR2, 479 | 271u << 10);
-    dl_cmd(l, GE_REGION2, 1023 | 1023u << 10);
-    dl_cmd(l, GE_SHADEMODE, 1);
+    pb_state(l, 0, 512);
     dl_cmd(l, GE_MIN_Z, 0);
     dl_cmd(l, GE_MAX_Z, 0xFFFF);
 }
@@ -101,13 +95,6 @@ static void rt_run(struct rt *t)
 
 static void cmd(struct rt *t, unsigned c, uint32_t data) { dl_cmd(&t->l, c, data); }
 
-static uint32_t f32bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* Writes n vertices in format vf at the next free vertex address and emits
  * VTYPE, BASE, VADDR and PRIM for them. */
 static void prim(struct rt *t, unsigned type, unsigned vf, const struct vtx *v, unsigned n)
@@ -126,9 +113,9 @@ static void prim(struct rt *t, unsigned type, unsigned vf, const struct vtx *v, 
         mem_write32(&t->r->mem, a + off_c, v[i].c);
         if (flt) {
             /* x / 16 is exact in a float for |x| < 2^24. */
-            mem_write32(&t->r->mem, a + off_p, f32bits((float)v[i].x / 16.0f));
-            mem_write32(&t->r->mem, a + off_p + 4, f32bits((float)v[i].y / 16.0f));
-            mem_write32(&t->r->mem, a + off_p + 8, f32bits((float)v[i].z));
+            mem_write32(&t->r->mem, a + off_p, pb_f32bits((float)v[i].x / 16.0f));
+            mem_write32(&t->r->mem, a + off_p + 4, pb_f32bits((float)v[i].y / 16.0f));
+            mem_write32(&t->r->mem, a + off_p + 8, pb_f32bits((float)v[i].z));
         } else {
             CHECK(v[i].x % 16 == 0 && v[i].y % 16 == 0);
             mem_write16(&t->r->mem, a + off_p, (uint16_t)(int16_t)(v[i].x / 16));
@@ -179,49 +166,21 @@ static void additive(struct rt *t)
 
 /* ---- Exact models --------------------------------------------------------- */
 
-/* Sample point of pixel p for triangles: 16 p + 7 (PPSSPP TriangleEdge::Start). */
-static int64_t tri_sample(int p) { return (int64_t)p * 16 + 7; }
-
-static int64_t cross3(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t cx, int64_t cy)
-{
-    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
-}
-
-/* Coverage of sample (sx, sy) by triangle X[], Y[] with PPSSPP's fill rule
- * (IsRightSideOrFlatBottomLine: samples exactly on a right edge or a
- * horizontal bottom edge are excluded, on a left or horizontal top edge
- * included). That rule is the same as testing the point moved by an
- * infinitesimal (e, e^2) with e > 0 for strict insideness: a point on an
- * edge whose interior lies toward +x moves inside; on a horizontal edge the
- * e^2 term decides, inside when the interior lies below (+y). Evaluated
- * lexicographically per edge: f(S) = cross(Q - P, S - P) oriented so the
- * interior is positive, then its x derivative -(Qy - Py), then its y
- * derivative (Qx - Px). */
-static bool tri_cov(const int64_t X[3], const int64_t Y[3], int64_t sx, int64_t sy)
-{
-    int64_t area = cross3(X[0], Y[0], X[1], Y[1], X[2], Y[2]);
-    if (area == 0) return false;
-    int64_t sg = area > 0 ? 1 : -1;
-    for (int i = 0; i < 3; i++) {
-        int64_t px = X[i], py = Y[i], qx = X[(i + 1) % 3], qy = Y[(i + 1) % 3];
-        int64_t f = sg * cross3(px, py, qx, qy, sx, sy);
-        if (f == 0) f = sg * -(qy - py);
-        if (f == 0) f = sg * (qx - px);
-        if (f <= 0) return false;
-    }
-    return true;
-}
+/* The sample point of pixel p for triangles, pb_tri_sample (16 p + 7,
+ * PPSSPP TriangleEdge::Start), and coverage with PPSSPP's fill rule,
+ * pb_tri_cov (IsRightSideOrFlatBottomLine as a symbolic perturbation of
+ * the sample), are in tests/probe.h. */
 
 /* Where sample (sx, sy) lies relative to the convex polygon P (n corners):
  * 1 strictly inside, 0 on its boundary, -1 outside. */
 static int poly_class(const int64_t (*P)[2], int n, int64_t sx, int64_t sy)
 {
     int64_t area = 0;
-    for (int i = 1; i + 1 < n; i++) area += cross3(P[0][0], P[0][1], P[i][0], P[i][1], P[i + 1][0], P[i + 1][1]);
+    for (int i = 1; i + 1 < n; i++) area += pb_cross3(P[0][0], P[0][1], P[i][0], P[i][1], P[i + 1][0], P[i + 1][1]);
     int64_t sg = area > 0 ? 1 : -1;
     int res = 1;
     for (int i = 0; i < n; i++) {
-        int64_t f = sg * cross3(P[i][0], P[i][1], P[(i + 1) % n][0], P[(i + 1) % n][1], sx, sy);
+        int64_t f = sg * pb_cross3(P[i][0], P[i][1], P[(i + 1) % n][0], P[(i + 1) % n][1], sx, sy);
         if (f < 0) return -1;
         if (f == 0) res = 0;
     }
@@ -232,11 +191,11 @@ static int poly_class(const int64_t (*P)[2], int n, int64_t sx, int64_t sy)
 static bool poly_cov(const int64_t (*P)[2], int n, int64_t sx, int64_t sy)
 {
     int64_t area = 0;
-    for (int i = 1; i + 1 < n; i++) area += cross3(P[0][0], P[0][1], P[i][0], P[i][1], P[i + 1][0], P[i + 1][1]);
+    for (int i = 1; i + 1 < n; i++) area += pb_cross3(P[0][0], P[0][1], P[i][0], P[i][1], P[i + 1][0], P[i + 1][1]);
     int64_t sg = area > 0 ? 1 : -1;
     for (int i = 0; i < n; i++) {
         int64_t px = P[i][0], py = P[i][1], qx = P[(i + 1) % n][0], qy = P[(i + 1) % n][1];
-        int64_t f = sg * cross3(px, py, qx, qy, sx, sy);
+        int64_t f = sg * pb_cross3(px, py, qx, qy, sx, sy);
         if (f == 0) f = sg * -(qy - py);
         if (f == 0) f = sg * (qx - px);
         if (f <= 0) return false;
@@ -248,7 +207,7 @@ static bool poly_convex(const int64_t (*P)[2], int n)
 {
     int pos = 0, neg = 0;
     for (int i = 0; i < n; i++) {
-        int64_t c = cross3(P[i][0], P[i][1], P[(i + 1) % n][0], P[(i + 1) % n][1], P[(i + 2) % n][0], P[(i + 2) % n][1]);
+        int64_t c = pb_cross3(P[i][0], P[i][1], P[(i + 1) % n][0], P[(i + 1) % n][1], P[(i + 2) % n][0], P[(i + 2) % n][1]);
         pos += c > 0, neg += c < 0;
     }
     return (pos == n) != (neg == n);
@@ -292,8 +251,8 @@ TEST(raster_points)
     }
     /* Also 10.9 itself: 10.9 * 16 = 174.4, floored to 174 -> pixel 10. */
     mem_write32(&t.r->mem, 0x08280000, 0xFF111111u);
-    mem_write32(&t.r->mem, 0x08280004, f32bits(10.9f));
-    mem_write32(&t.r->mem, 0x08280008, f32bits(40.9f));
+    mem_write32(&t.r->mem, 0x08280004, pb_f32bits(10.9f));
+    mem_write32(&t.r->mem, 0x08280008, pb_f32bits(40.9f));
     mem_write32(&t.r->mem, 0x0828000C, 0);
     cmd(&t, GE_VTYPE, 7u << 2 | 3u << 7 | 1u << 23);
     cmd(&t, GE_VADDR, 0x280000);
@@ -562,7 +521,7 @@ static void check_partition(const uint8_t (*cnt)[480], const uint8_t (*who)[480]
     unsigned inside = 0, boundary = 0;
     for (int y = 0; y < 272; y++)
         for (int x = 0; x < 480; x++) {
-            int64_t sx = tri_sample(x), sy = tri_sample(y);
+            int64_t sx = pb_tri_sample(x), sy = pb_tri_sample(y);
             int cls = poly_class(P, n, sx, sy);
             CHECK_MSG(cnt[y][x] <= 1, "%s: pixel (%d,%d) drawn %u times (triangles mask 0x%02x)", what, x, y, cnt[y][x],
                       who[y][x]);
@@ -685,7 +644,7 @@ TEST(raster_fill_fan)
                 for (int i = 0; i < 6; i++) {
                     int64_t X[3] = {hexes[h][0][0], P[i][0], P[(i + 1) % 6][0]};
                     int64_t Y[3] = {hexes[h][0][1], P[i][1], P[(i + 1) % 6][1]};
-                    if (tri_cov(X, Y, tri_sample(x), tri_sample(y))) want |= 1u << i;
+                    if (pb_tri_cov(X, Y, pb_tri_sample(x), pb_tri_sample(y))) want |= 1u << i;
                 }
                 CHECK_MSG(who[y][x] == want, "%s: pixel (%d,%d) drawn by triangles 0x%02x, want 0x%02x", what, x, y,
                           who[y][x], want);
@@ -744,7 +703,7 @@ TEST(raster_fill_mesh)
     for (int y = 0; y < 272; y++)
         for (int x = 0; x < 480; x++) {
             unsigned want = 0;
-            for (unsigned k = 0; k < nt; k++) want += tri_cov(TX[k], TY[k], tri_sample(x), tri_sample(y));
+            for (unsigned k = 0; k < nt; k++) want += pb_tri_cov(TX[k], TY[k], pb_tri_sample(x), pb_tri_sample(y));
             CHECK_MSG(want <= 1, "model: pixel (%d,%d) in %u triangles", x, y, want);
             uint32_t got = fbpx(&t, x, y) & 0xFF;
             CHECK_MSG(got == want, "pixel (%d,%d) drawn %u times, want %u", x, y, got, want);
@@ -760,10 +719,10 @@ TEST(raster_fill_mesh)
  * (sx, sy): sum_i c_i * area(S, V_i+1, V_i+2) / area(V0, V1, V2). */
 static int bary_floor(const int64_t X[3], const int64_t Y[3], const uint32_t col[3], int k, int64_t sx, int64_t sy)
 {
-    int64_t den = cross3(X[0], Y[0], X[1], Y[1], X[2], Y[2]), num = 0;
+    int64_t den = pb_cross3(X[0], Y[0], X[1], Y[1], X[2], Y[2]), num = 0;
     for (int i = 0; i < 3; i++) {
         int64_t c = (int64_t)(col[i] >> (8 * k) & 0xFF);
-        num += c * cross3(sx, sy, X[(i + 1) % 3], Y[(i + 1) % 3], X[(i + 2) % 3], Y[(i + 2) % 3]);
+        num += c * pb_cross3(sx, sy, X[(i + 1) % 3], Y[(i + 1) % 3], X[(i + 2) % 3], Y[(i + 2) % 3]);
     }
     return (int)floordiv(num, den);
 }
@@ -800,9 +759,9 @@ TEST(raster_gouraud)
         unsigned covered = 0;
         for (int y = 0; y < 272; y++)
             for (int x = 0; x < 480; x++) {
-                int64_t sx = tri_sample(x), sy = tri_sample(y);
+                int64_t sx = pb_tri_sample(x), sy = pb_tri_sample(y);
                 uint32_t got = fbpx(&t, x, y);
-                if (!tri_cov(X, Y, sx, sy)) {
+                if (!pb_tri_cov(X, Y, sx, sy)) {
                     CHECK_MSG(got == 0xFFFFFFFFu, "triangle %zu: pixel (%d,%d) not covered but 0x%08x", n, x, y, got);
                     continue;
                 }
@@ -857,7 +816,7 @@ TEST(raster_flat)
         for (int x = 0; x < 480; x++) {
             uint32_t want = 0;
             for (int k = 0; k < 4; k++)
-                if (tri_cov(T[k][0], T[k][1], tri_sample(x), tri_sample(y))) want = want_c[k] & 0xFFFFFF, n[k]++;
+                if (pb_tri_cov(T[k][0], T[k][1], pb_tri_sample(x), pb_tri_sample(y))) want = want_c[k] & 0xFFFFFF, n[k]++;
             CHECK_MSG((fbpx(&t, x, y) & 0xFFFFFF) == want, "pixel (%d,%d): 0x%08x, want 0x%06x", x, y, fbpx(&t, x, y), want);
         }
     for (int k = 0; k < 4; k++) CHECK_MSG(n[k] > 500, "triangle %d covers %u", k, n[k]);
@@ -1042,9 +1001,9 @@ TEST(raster_past_stride)
             for (int k = 0; k <= 1; k++) {
                 int x = i % 64 + 64 * k, y = i / 64 - k;
                 if (y < 0 || x > 127 || y > 31) continue;
-                if (!tri_cov(X, Y, tri_sample(x), tri_sample(y))) continue;
+                if (!pb_tri_cov(X, Y, pb_tri_sample(x), pb_tri_sample(y))) continue;
                 nwriters++;
-                if (want < 0) want = bary_floor(X, Y, col, 0, tri_sample(x), tri_sample(y));
+                if (want < 0) want = bary_floor(X, Y, col, 0, pb_tri_sample(x), pb_tri_sample(y));
             }
             uint32_t got = at64(&t, i);
             if (want < 0) {
@@ -1276,7 +1235,7 @@ TEST(raster_scissor)
         for (int y = 0; y < 272; y++)
             for (int x = 0; x < 480; x++) {
                 bool in = x >= sx0 && x <= sx1 && y >= sy0 && y <= sy1;
-                if (part == 1) in = in && tri_cov(X, Y, tri_sample(x), tri_sample(y));
+                if (part == 1) in = in && pb_tri_cov(X, Y, pb_tri_sample(x), pb_tri_sample(y));
                 uint32_t want = in ? 0xC0E0u : 0;
                 CHECK_MSG((fbpx(&t, x, y) & 0xFFFFFF) == want, "part %d pixel (%d,%d): 0x%08x", part, x, y, fbpx(&t, x, y));
             }

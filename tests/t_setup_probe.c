@@ -43,124 +43,28 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "dlbuild.h"
 #include "gemath.h"
+#include "probe.h"
 #include "raster.h"
 #include "render.h"
 #include "test.h"
 
-#define SP_LIST 0x08100000u
-#define SP_VB 0x08200000u
 #define SP_TEX 0x08300000u
-#define SP_VRAM 0x04000000u
-#define SP_ZOFF 0x88000u
-#define SP_ZBUF (SP_VRAM + SP_ZOFF)
+#define SP_ZBUF (PB_VRAM + PB_ZOFF)
 #define SP_W 480
 #define SP_H 272
 
-/* Register numbers ge_cmd.h does not name (PPSSPP GPU/ge_constants.h). */
-enum {
-    R_VIEWPORT_SX = 0x42, R_VIEWPORT_SY = 0x43, R_VIEWPORT_SZ = 0x44,
-    R_VIEWPORT_CX = 0x45, R_VIEWPORT_CY = 0x46, R_VIEWPORT_CZ = 0x47,
-    R_TEXSCALE_U = 0x48, R_TEXSCALE_V = 0x49, R_TEXOFFSET_U = 0x4A, R_TEXOFFSET_V = 0x4B,
-};
-
-/* ---- Harness ---------------------------------------------------------------- */
-
-struct sp {
-    struct gt_render *r;
-    struct dl l;
-    uint32_t vnext;
-};
-
-static void cmd(struct sp *t, unsigned c, uint32_t data) { dl_cmd(&t->l, c, data); }
-static void cmdf(struct sp *t, unsigned c, float f) { dl_cmd(&t->l, c, dl_float24(f)); }
-
-static void upload(struct sp *t, unsigned num_cmd, const float *m, unsigned n)
-{
-    cmd(t, num_cmd, 0);
-    for (unsigned i = 0; i < n; i++) cmdf(t, num_cmd + 1, m[i]);
-}
-
-static const float ID43[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+/* ---- Harness (tests/probe.h) ------------------------------------------------- */
 
 /* World and view identity; projection given (out.k = x p[k] + y p[4+k] +
  * z p[8+k] + w p[12+k]). */
-static void projection(struct sp *t, const float proj[16])
-{
-    upload(t, GE_WORLD_NUM, ID43, 12);
-    upload(t, GE_VIEW_NUM, ID43, 12);
-    upload(t, GE_PROJ_NUM, proj, 16);
-}
+static void projection(struct pb *t, const float proj[16]) { pb_matrices(t, pb_id43, pb_id43, proj); }
 
-/* A fresh context: 8888 colour buffer at VRAM 0 (stride 512), depth at
- * SP_ZOFF (stride 512), scissor 0..479 x 0..271, Gouraud, depth range
- * 0..65535, no culling, DEPTHCLIP off, and for transform mode the "pixel
- * viewport": scale (1, 1, 0), centre (2048, 2048, 32768), offset 2048
- * pixels, so a clip (x, y) with w = 1 lands on pixel (x, y) exactly and
- * every depth is 32768. Memory starts zeroed. */
-static void sp_init(struct sp *t)
-{
-    struct gt_diag d = {0};
-    t->r = calloc(1, sizeof *t->r);
-    CHECK(t->r != NULL);
-    CHECK_EQ_I(gt_render_init(t->r, &d), GT_OK);
-    dl_init(&t->l);
-    t->vnext = SP_VB;
-    cmd(t, GE_BASE, 0x080000);
-    cmd(t, GE_FB_PTR, 0);
-    cmd(t, GE_FB_WIDTH, 512);
-    cmd(t, GE_FB_FORMAT, 3);
-    cmd(t, GE_Z_PTR, SP_ZOFF);
-    cmd(t, GE_Z_WIDTH, 512);
-    cmd(t, GE_SCISSOR1, 0);
-    cmd(t, GE_SCISSOR2, (SP_W - 1) | (uint32_t)(SP_H - 1) << 10);
-    cmd(t, GE_REGION1, 0);
-    cmd(t, GE_REGION2, 1023 | 1023u << 10);
-    cmd(t, GE_SHADEMODE, 1);
-    cmd(t, GE_MIN_Z, 0);
-    cmd(t, GE_MAX_Z, 0xFFFF);
-    cmd(t, GE_DEPTHCLIP_ON, 0);
-    cmd(t, GE_CULL_ON, 0);
-    cmdf(t, R_VIEWPORT_SX, 1);
-    cmdf(t, R_VIEWPORT_SY, 1);
-    cmdf(t, R_VIEWPORT_SZ, 0);
-    cmdf(t, R_VIEWPORT_CX, 2048);
-    cmdf(t, R_VIEWPORT_CY, 2048);
-    cmdf(t, R_VIEWPORT_CZ, 32768);
-    cmd(t, GE_OFFSET_X, 2048 * 16);
-    cmd(t, GE_OFFSET_Y, 2048 * 16);
-}
-
-static void sp_free(struct sp *t)
-{
-    dl_free(&t->l);
-    gt_render_free(t->r);
-    free(t->r);
-    t->r = NULL;
-}
-
-/* Runs the list built so far; registers carry over to the next list. */
-static void sp_run(struct sp *t)
-{
-    struct gt_diag d = {0};
-    dl_finish(&t->l);
-    CHECK(t->l.err == 0);
-    CHECK(t->l.n * 4 < SP_VB - SP_LIST);
-    for (size_t i = 0; i < t->l.n; i++) mem_write32(&t->r->mem, SP_LIST + 4 * (uint32_t)i, t->l.w[i]);
-    int rc = gt_render_list(t->r, SP_LIST, &d);
-    CHECK_MSG(rc == GT_OK, "gt_render_list: %d %s", rc, d.msg);
-    t->l.n = 0;
-}
-
-static uint32_t f32bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
+/* A fresh context (pb_init) whose viewport has depth scale 0: in transform
+ * mode every depth is the centre, 32768. */
+static void sp_init(struct pb *t) { pb_init(t, 0); }
 
 /* A vertex with float position, 8888 colour and float texture
  * coordinates. Every float used is exact in the GE format. */
@@ -173,78 +77,48 @@ struct sv {
 /* Writes n vertices (texcoord if tex, colour, position, all 4-byte
  * components) and draws them as independent triangles, in through mode
  * (VTYPE bit 23) or transform mode. */
-static void draw_tris(struct sp *t, bool through, bool tex, const struct sv *v, unsigned n)
+static void draw_tris(struct pb *t, bool through, bool tex, const struct sv *v, unsigned n)
 {
     uint32_t a = t->vnext;
     for (unsigned i = 0; i < n; i++) {
         if (tex) {
-            mem_write32(&t->r->mem, a, f32bits(v[i].u));
-            mem_write32(&t->r->mem, a + 4, f32bits(v[i].v));
+            mem_write32(&t->r->mem, a, pb_f32bits(v[i].u));
+            mem_write32(&t->r->mem, a + 4, pb_f32bits(v[i].v));
             a += 8;
         }
         mem_write32(&t->r->mem, a, v[i].c);
-        mem_write32(&t->r->mem, a + 4, f32bits(v[i].x));
-        mem_write32(&t->r->mem, a + 8, f32bits(v[i].y));
-        mem_write32(&t->r->mem, a + 12, f32bits(v[i].z));
+        mem_write32(&t->r->mem, a + 4, pb_f32bits(v[i].x));
+        mem_write32(&t->r->mem, a + 8, pb_f32bits(v[i].y));
+        mem_write32(&t->r->mem, a + 12, pb_f32bits(v[i].z));
         a += 16;
     }
     uint32_t vtype = (tex ? 3u : 0u) | 7u << 2 | 3u << 7 | (through ? 1u << 23 : 0u);
-    cmd(t, GE_VTYPE, vtype);
-    cmd(t, GE_BASE, (t->vnext >> 8) & 0x0F0000);
-    cmd(t, GE_VADDR, t->vnext & 0xFFFFFF);
-    cmd(t, GE_PRIM, 3u << 16 | n);
-    cmd(t, GE_BASE, 0x080000);
+    pb_emit_prim(t, vtype, t->vnext, 3, n);
     t->vnext = (a + 15) & ~15u;
     CHECK(t->vnext < SP_TEX);
 }
 
-static uint32_t rgb_at(const struct sp *t, int x, int y)
+static uint32_t rgb_at(const struct pb *t, int x, int y)
 {
-    return mem_read32(&t->r->mem, SP_VRAM + ((uint32_t)y * 512 + (uint32_t)x) * 4) & 0xFFFFFF;
+    return mem_read32(&t->r->mem, PB_VRAM + ((uint32_t)y * 512 + (uint32_t)x) * 4) & 0xFFFFFF;
 }
 
-static uint16_t z_at(const struct sp *t, int x, int y)
+static uint16_t z_at(const struct pb *t, int x, int y)
 {
     return mem_read16(&t->r->mem, SP_ZBUF + ((uint32_t)y * 512 + (uint32_t)x) * 2);
 }
 
-static void fill_buffers(struct sp *t, uint8_t color_byte, uint8_t z_byte)
+static void fill_buffers(struct pb *t, uint8_t color_byte, uint8_t z_byte)
 {
     struct gt_diag d = {0};
-    CHECK_EQ_I(mem_fill(&t->r->mem, SP_VRAM, color_byte, 512 * SP_H * 4, &d), GT_OK);
+    CHECK_EQ_I(mem_fill(&t->r->mem, PB_VRAM, color_byte, 512 * SP_H * 4, &d), GT_OK);
     CHECK_EQ_I(mem_fill(&t->r->mem, SP_ZBUF, z_byte, 512 * SP_H * 2, &d), GT_OK);
 }
 
 static uint32_t pack_rgb(unsigned r, unsigned g, unsigned b) { return r | g << 8 | b << 16; }
 
-/* ---- Coverage (the fill rule, as in t_raster.c) -------------------------------- */
-
-static int64_t cross3(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t cx, int64_t cy)
-{
-    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
-}
-
-/* Sample (sx, sy) covered by triangle X[], Y[] under PPSSPP's fill rule:
- * strict insideness of the point moved by an infinitesimal (e, e^2), e > 0
- * (samples on a left or horizontal top edge are in, on a right or
- * horizontal bottom edge out). */
-static bool tri_cov(const int64_t X[3], const int64_t Y[3], int64_t sx, int64_t sy)
-{
-    int64_t area = cross3(X[0], Y[0], X[1], Y[1], X[2], Y[2]);
-    if (area == 0) return false;
-    int64_t sg = area > 0 ? 1 : -1;
-    for (int i = 0; i < 3; i++) {
-        int64_t px = X[i], py = Y[i], qx = X[(i + 1) % 3], qy = Y[(i + 1) % 3];
-        int64_t f = sg * cross3(px, py, qx, qy, sx, sy);
-        if (f == 0) f = sg * -(qy - py);
-        if (f == 0) f = sg * (qx - px);
-        if (f <= 0) return false;
-    }
-    return true;
-}
-
-/* Sample position of pixel p: 16 p + 7 (PPSSPP TriangleEdge::Start). */
-static int64_t sample16(int p) { return (int64_t)p * 16 + 7; }
+/* Coverage: pb_tri_cov and pb_tri_sample (tests/probe.h), the fill rule
+ * and sample point t_raster.c tests. */
 
 /* ---- The model of §2 ------------------------------------------------------- */
 
@@ -365,7 +239,7 @@ static void model_tri(struct mtri *m, const struct sv v[3], unsigned an)
 
 static uint32_t model_rgb(const struct mtri *m, int x, int y)
 {
-    int64_t sx = sample16(x), sy = sample16(y);
+    int64_t sx = pb_tri_sample(x), sy = pb_tri_sample(y);
     uint32_t out = 0;
     for (int k = 0; k < 3; k++) out |= (uint32_t)clampi(plane_int(&m->col[k], sx, sy), 0, 255) << (8 * k);
     return out;
@@ -373,7 +247,7 @@ static uint32_t model_rgb(const struct mtri *m, int x, int y)
 
 static uint16_t model_z(const struct mtri *m, int x, int y)
 {
-    return (uint16_t)clampi(plane_int(&m->z, sample16(x), sample16(y)), 0, 65535);
+    return (uint16_t)clampi(plane_int(&m->z, pb_tri_sample(x), pb_tri_sample(y)), 0, 65535);
 }
 
 /* Draws the through-mode triangle v (depth test ALWAYS with writes) on
@@ -383,14 +257,12 @@ static uint16_t model_z(const struct mtri *m, int x, int y)
  * of covered pixels. */
 static unsigned draw_and_check(const struct sv v[3], unsigned an, bool check_z, const char *what)
 {
-    struct sp t;
+    struct pb t;
     sp_init(&t);
     fill_buffers(&t, 0x5B, 0x5A);
-    cmd(&t, GE_ZTEST_ON, 1);
-    cmd(&t, GE_Z_TEST, 1);
-    cmd(&t, GE_Z_WRITE_DISABLE, 0);
+    pb_depth_always(&t);
     draw_tris(&t, true, false, v, 3);
-    sp_run(&t);
+    pb_run(&t);
     struct mtri m;
     model_tri(&m, v, an);
     unsigned covered = 0;
@@ -398,7 +270,7 @@ static unsigned draw_and_check(const struct sv v[3], unsigned an, bool check_z, 
         for (int x = 0; x < SP_W; x++) {
             uint32_t got = rgb_at(&t, x, y);
             uint16_t gz = z_at(&t, x, y);
-            if (!tri_cov(m.X, m.Y, sample16(x), sample16(y))) {
+            if (!pb_tri_cov(m.X, m.Y, pb_tri_sample(x), pb_tri_sample(y))) {
                 CHECK_MSG(got == 0x5B5B5B && gz == 0x5A5A, "%s: pixel (%d,%d) not covered but 0x%06x z 0x%04x", what,
                           x, y, got, gz);
                 continue;
@@ -410,7 +282,7 @@ static unsigned draw_and_check(const struct sv v[3], unsigned an, bool check_z, 
                 CHECK_MSG(gz == model_z(&m, x, y), "%s: depth (%d,%d) = %u, model %u", what, x, y, gz,
                           model_z(&m, x, y));
         }
-    sp_free(&t);
+    pb_free(&t);
     return covered;
 }
 
@@ -424,7 +296,7 @@ static unsigned anchor_differences(const struct sv v[3], unsigned a, unsigned b)
     unsigned n = 0;
     for (int y = 0; y < SP_H; y++)
         for (int x = 0; x < SP_W; x++)
-            if (tri_cov(ma.X, ma.Y, sample16(x), sample16(y)) && model_rgb(&ma, x, y) != model_rgb(&mb, x, y)) n++;
+            if (pb_tri_cov(ma.X, ma.Y, pb_tri_sample(x), pb_tri_sample(y)) && model_rgb(&ma, x, y) != model_rgb(&mb, x, y)) n++;
     return n;
 }
 
@@ -550,7 +422,7 @@ TEST(setup_color_depth_planes_exact)
     for (int n = 0; n < 4; n++) {
         struct mtri m;
         model_tri(&m, tris[n], 0);
-        int64_t A = cross3(m.X[0], m.Y[0], m.X[1], m.Y[1], m.X[2], m.Y[2]);
+        int64_t A = pb_cross3(m.X[0], m.Y[0], m.X[1], m.Y[1], m.X[2], m.Y[2]);
         if (A < 0) A = -A;
         if (n == 0) CHECK(m.z.shift > 0 && (A & (A - 1)) != 0 && ((A >> m.z.shift) & 0xFF) != 0);
         if (n == 1) CHECK_EQ_I(A, 1 << 20);
@@ -593,13 +465,13 @@ TEST(setup_fog_plane)
     };
     static const float proj[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
     for (int n = 0; n < 2; n++) {
-        struct sp t;
+        struct pb t;
         sp_init(&t);
         projection(&t, proj);
-        cmd(&t, GE_FOG_ON, 1);
-        cmdf(&t, GE_FOG1, 1);
-        cmdf(&t, GE_FOG2, 0.5f);
-        cmd(&t, GE_FOG_COLOR, pack_rgb(FC[0], FC[1], FC[2]));
+        pb_cmd(&t, GE_FOG_ON, 1);
+        pb_cmdf(&t, GE_FOG1, 1);
+        pb_cmdf(&t, GE_FOG2, 0.5f);
+        pb_cmd(&t, GE_FOG_COLOR, pack_rgb(FC[0], FC[1], FC[2]));
         struct sv v[3];
         int64_t X[3], Y[3];
         for (int i = 0; i < 3; i++) {
@@ -610,20 +482,20 @@ TEST(setup_fog_plane)
             CHECK_EQ_I((int64_t)((v[i].z + 1.0f) * 32768.0f), tris[n].f16[i]);
         }
         draw_tris(&t, false, false, v, 3);
-        sp_run(&t);
+        pb_run(&t);
         struct mplane fog = model_plane(X, Y, tris[n].f16, model_anchor(X, Y));
         unsigned covered = 0, levels[256] = {0}, distinct = 0;
         for (int y = 0; y < SP_H; y++)
             for (int x = 0; x < SP_W; x++) {
                 uint32_t got = rgb_at(&t, x, y);
-                if (!tri_cov(X, Y, sample16(x), sample16(y))) {
+                if (!pb_tri_cov(X, Y, pb_tri_sample(x), pb_tri_sample(y))) {
                     CHECK_MSG(got == 0, "fog triangle %d: pixel (%d,%d) not covered but 0x%06x", n, x, y, got);
                     continue;
                 }
                 covered++;
                 /* Plane units: 2^16 per factor unit of 2^-16: the factor
                  * times 256 is the plane / 2^24. */
-                unsigned f = (unsigned)clampi(floor_pow2(plane_raw(&fog, sample16(x), sample16(y)), 24), 0, 255);
+                unsigned f = (unsigned)clampi(floor_pow2(plane_raw(&fog, pb_tri_sample(x), pb_tri_sample(y)), 24), 0, 255);
                 if (!levels[f]++) distinct++;
                 uint32_t want = pack_rgb(fog_blend(C[0], FC[0], f), fog_blend(C[1], FC[1], f), fog_blend(C[2], FC[2], f));
                 CHECK_MSG(got == want, "fog triangle %d: pixel (%d,%d) = 0x%06x, want 0x%06x (factor %u)", n, x, y, got,
@@ -634,7 +506,7 @@ TEST(setup_fog_plane)
          * would pass a weaker test). */
         CHECK_MSG(distinct > 100, "fog triangle %d: only %u distinct factors", n, distinct);
         if (n == 1) CHECK_MSG(levels[255] > 0, "fog triangle 1 never reaches the limit 255");
-        sp_free(&t);
+        pb_free(&t);
     }
 }
 
@@ -725,26 +597,15 @@ TEST(setup_perspective_texcoords)
      * every pixel and equal at most, and plain affine interpolation of u
      * would give different texels at many pixels. */
     enum { LG = 6, SIZE = 1 << LG };
-    struct sp t;
+    struct pb t;
     sp_init(&t);
     for (uint32_t b = 0; b < SIZE; b++)
         for (uint32_t a = 0; a < SIZE; a++) mem_write32(&t.r->mem, SP_TEX + (b * SIZE + a) * 4, 0xFF5A0000u | b << 8 | a);
-    cmd(&t, GE_TEXTURE_ON, 1);
-    cmd(&t, GE_TEX_ADDR0, SP_TEX & 0xFFFFF0);
-    cmd(&t, GE_TEX_BUFW0, SIZE | ((SP_TEX >> 24) & 0xF) << 16);
-    cmd(&t, GE_TEX_SIZE0, LG | LG << 8);
-    cmd(&t, GE_TEX_FORMAT, 3);
-    cmd(&t, GE_TEX_MODE, 0);
-    cmd(&t, GE_TEX_FILTER, 0);
-    cmd(&t, GE_TEX_WRAP, 1 | 1u << 8);
-    cmd(&t, GE_TEX_LEVEL, 0);
-    cmd(&t, GE_TEX_FUNC, 3 | 1u << 8);
-    cmd(&t, GE_TEX_MAPMODE, 0);
-    cmd(&t, GE_TEX_FLUSH, 0);
-    cmdf(&t, R_TEXSCALE_U, 1);
-    cmdf(&t, R_TEXSCALE_V, 1);
-    cmdf(&t, R_TEXOFFSET_U, 0);
-    cmdf(&t, R_TEXOFFSET_V, 0);
+    pb_texture_nearest(&t, SP_TEX, LG, 1 | 1u << 8);
+    pb_cmdf(&t, R_TEXSCALE_U, 1);
+    pb_cmdf(&t, R_TEXSCALE_V, 1);
+    pb_cmdf(&t, R_TEXOFFSET_U, 0);
+    pb_cmdf(&t, R_TEXOFFSET_V, 0);
     /* x' = x, y' = y, z' = 0, w' = model z. */
     static const float proj[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0};
     projection(&t, proj);
@@ -762,7 +623,7 @@ TEST(setup_perspective_texcoords)
         X[i] = (int64_t)(V[i].X * 16.0f), Y[i] = (int64_t)(V[i].Y * 16.0f);
     }
     draw_tris(&t, false, true, v, 3);
-    sp_run(&t);
+    pb_run(&t);
 
     /* Vertex values as integers over 2^12: S = u 4096 / w etc. */
     int64_t val12[3][3];
@@ -786,13 +647,13 @@ TEST(setup_perspective_texcoords)
         unit[k] = E - 30 - M_FRAC;
     }
     /* Exact barycentric data for the cross-checks. */
-    double A = (double)cross3(X[0], Y[0], X[1], Y[1], X[2], Y[2]);
+    double A = (double)pb_cross3(X[0], Y[0], X[1], Y[1], X[2], Y[2]);
     unsigned covered = 0, exact_eq = 0, affine_diff = 0;
     for (int y = 0; y < SP_H; y++)
         for (int x = 0; x < SP_W; x++) {
             uint32_t got = rgb_at(&t, x, y);
-            int64_t sx = sample16(x), sy = sample16(y);
-            if (!tri_cov(X, Y, sx, sy)) {
+            int64_t sx = pb_tri_sample(x), sy = pb_tri_sample(y);
+            if (!pb_tri_cov(X, Y, sx, sy)) {
                 CHECK_MSG(got == 0, "pixel (%d,%d) not covered but 0x%06x", x, y, got);
                 continue;
             }
@@ -808,7 +669,7 @@ TEST(setup_perspective_texcoords)
             double l[3];
             for (int i = 0; i < 3; i++) {
                 int b = (i + 1) % 3, c = (i + 2) % 3;
-                l[i] = (double)cross3(sx, sy, X[b], Y[b], X[c], Y[c]) / A;
+                l[i] = (double)pb_cross3(sx, sy, X[b], Y[b], X[c], Y[c]) / A;
             }
             double sS = 0, sT = 0, sQ = 0, aU = 0, aV = 0;
             for (int i = 0; i < 3; i++) {
@@ -824,5 +685,5 @@ TEST(setup_perspective_texcoords)
     CHECK_MSG(covered > 20000, "covers %u pixels", covered);
     CHECK_MSG(exact_eq * 100 > covered * 95, "model equals the exact perspective texel at only %u of %u", exact_eq, covered);
     CHECK_MSG(affine_diff * 2 > covered, "affine interpolation differs at only %u of %u pixels", affine_diff, covered);
-    sp_free(&t);
+    pb_free(&t);
 }

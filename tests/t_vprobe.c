@@ -31,159 +31,44 @@
  * (x, y) with w = 1 land on pixel (x, y), and its depth part (scale 32768,
  * center 32768) maps clip z to 32768 + 32768 z. */
 #include <stdbool.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "dlbuild.h"
+#include "probe.h"
 #include "render.h"
 #include "test.h"
 
-#define VP_LIST 0x08100000u
-#define VP_VB 0x08200000u
 #define VP_TEX 0x08300000u
-#define VP_VRAM 0x04000000u
-#define VP_ZOFF 0x88000u
-#define VP_ZBUF (VP_VRAM + VP_ZOFF)
+#define VP_ZBUF (PB_VRAM + PB_ZOFF)
 #define VP_W 480
 #define VP_H 272
 
-/* Register numbers ge_cmd.h does not name (PPSSPP GPU/ge_constants.h,
- * GPUState.h; the same numbers pipeline/light.c reads). */
+/* Register numbers ge_cmd.h does not name besides probe.h's (PPSSPP
+ * GPU/ge_constants.h, GPUState.h; the same numbers pipeline/light.c
+ * reads). */
 enum {
-    R_VIEWPORT_SX = 0x42, R_VIEWPORT_SY = 0x43, R_VIEWPORT_SZ = 0x44,
-    R_VIEWPORT_CX = 0x45, R_VIEWPORT_CY = 0x46, R_VIEWPORT_CZ = 0x47,
-    R_TEXSCALE_U = 0x48, R_TEXSCALE_V = 0x49, R_TEXOFFSET_U = 0x4A, R_TEXOFFSET_V = 0x4B,
     R_MAT_EMISSIVE = 0x54, R_MAT_AMBIENT = 0x55, R_MAT_DIFFUSE = 0x56, R_MAT_SPECULAR = 0x57,
     R_MAT_ALPHA = 0x58, R_AMBIENT = 0x5C, R_AMBIENT_ALPHA = 0x5D,
     R_LX0 = 0x63, R_LY0 = 0x64, R_LZ0 = 0x65, R_LAC0 = 0x8F, R_LDC0 = 0x90, R_LSC0 = 0x91,
 };
 
-/* ---- Harness ------------------------------------------------------------- */
+/* ---- Harness (tests/probe.h) ------------------------------------------- */
 
-struct vp {
-    struct gt_render *r;
-    struct dl l;
-    uint32_t vnext;
-};
-
-static void cmd(struct vp *t, unsigned c, uint32_t data) { dl_cmd(&t->l, c, data); }
-static void cmdf(struct vp *t, unsigned c, float f) { dl_cmd(&t->l, c, dl_float24(f)); }
-
-static const float ID43[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
-static const float ID44[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-
-static void upload(struct vp *t, unsigned num_cmd, const float *m, unsigned n)
+/* A fresh context (pb_init: 8888 colour buffer at VRAM 0, depth at PB_ZOFF,
+ * scissor 0..479 x 0..271, Gouraud, depth range 0..65535, the pixel
+ * viewport of the header comment, DEPTHCLIP off, no culling), identity
+ * matrices, no depth test. Memory starts zeroed. */
+static void vp_init(struct pb *t)
 {
-    cmd(t, num_cmd, 0);
-    for (unsigned i = 0; i < n; i++) cmdf(t, num_cmd + 1, m[i]);
-}
-
-/* World and view 4x3 (m0..m11: images of x, y, z, then translation),
- * projection 4x4 (out.k = x p[k] + y p[4+k] + z p[8+k] + w p[12+k]). */
-static void matrices(struct vp *t, const float world[12], const float view[12], const float proj[16])
-{
-    upload(t, GE_WORLD_NUM, world, 12);
-    upload(t, GE_VIEW_NUM, view, 12);
-    upload(t, GE_PROJ_NUM, proj, 16);
-}
-
-static void viewport(struct vp *t, float sx, float sy, float sz, float cx, float cy, float cz)
-{
-    cmdf(t, R_VIEWPORT_SX, sx);
-    cmdf(t, R_VIEWPORT_SY, sy);
-    cmdf(t, R_VIEWPORT_SZ, sz);
-    cmdf(t, R_VIEWPORT_CX, cx);
-    cmdf(t, R_VIEWPORT_CY, cy);
-    cmdf(t, R_VIEWPORT_CZ, cz);
-}
-
-/* OFFSET_X/Y in 1/16 pixel. */
-static void offset16(struct vp *t, uint32_t ox16, uint32_t oy16)
-{
-    cmd(t, GE_OFFSET_X, ox16);
-    cmd(t, GE_OFFSET_Y, oy16);
-}
-
-/* The pixel viewport of the header comment. */
-static void pixel_viewport(struct vp *t)
-{
-    viewport(t, 1, 1, 32768, 2048, 2048, 32768);
-    offset16(t, 2048 * 16, 2048 * 16);
-}
-
-/* A fresh context: 8888 colour buffer at VRAM 0 (stride 512), depth at
- * VP_ZOFF (stride 512), scissor 0..479 x 0..271, Gouraud, depth range
- * 0..65535, identity matrices, the pixel viewport, DEPTHCLIP off, no
- * depth test, no culling. Memory starts zeroed (calloc). */
-static void vp_init(struct vp *t)
-{
-    struct gt_diag d = {0};
-    t->r = calloc(1, sizeof *t->r);
-    CHECK(t->r != NULL);
-    CHECK_EQ_I(gt_render_init(t->r, &d), GT_OK);
-    dl_init(&t->l);
-    t->vnext = VP_VB;
-    cmd(t, GE_BASE, 0x080000);
-    cmd(t, GE_FB_PTR, 0);
-    cmd(t, GE_FB_WIDTH, 512);
-    cmd(t, GE_FB_FORMAT, 3);
-    cmd(t, GE_Z_PTR, VP_ZOFF);
-    cmd(t, GE_Z_WIDTH, 512);
-    cmd(t, GE_SCISSOR1, 0);
-    cmd(t, GE_SCISSOR2, (VP_W - 1) | (uint32_t)(VP_H - 1) << 10);
-    cmd(t, GE_REGION1, 0);
-    cmd(t, GE_REGION2, 1023 | 1023u << 10);
-    cmd(t, GE_SHADEMODE, 1);
-    cmd(t, GE_MIN_Z, 0);
-    cmd(t, GE_MAX_Z, 0xFFFF);
-    cmd(t, GE_DEPTHCLIP_ON, 0);
-    cmd(t, GE_CULL_ON, 0);
-    matrices(t, ID43, ID43, ID44);
-    pixel_viewport(t);
-}
-
-static void vp_free(struct vp *t)
-{
-    dl_free(&t->l);
-    gt_render_free(t->r);
-    free(t->r);
-    t->r = NULL;
-}
-
-/* Runs the list built so far and finishes all drawing; registers carry
- * over to the next list. */
-static void vp_run(struct vp *t)
-{
-    struct gt_diag d = {0};
-    dl_finish(&t->l);
-    CHECK(t->l.err == 0);
-    CHECK(t->l.n * 4 < VP_VB - VP_LIST);
-    for (size_t i = 0; i < t->l.n; i++) mem_write32(&t->r->mem, VP_LIST + 4 * (uint32_t)i, t->l.w[i]);
-    int rc = gt_render_list(t->r, VP_LIST, &d);
-    CHECK_MSG(rc == GT_OK, "gt_render_list: %d %s", rc, d.msg);
-    t->l.n = 0;
-}
-
-/* Depth test ALWAYS with depth writes: every drawn pixel writes its z. */
-static void depth_always(struct vp *t)
-{
-    cmd(t, GE_ZTEST_ON, 1);
-    cmd(t, GE_Z_TEST, 1);
-    cmd(t, GE_Z_WRITE_DISABLE, 0);
+    pb_init(t, 32768);
+    pb_matrices(t, pb_id43, pb_id43, pb_id44);
 }
 
 /* Fills the visible depth buffer with 0x5A5A, so a written 0 shows. */
-static void depth_prefill(struct vp *t)
+static void depth_prefill(struct pb *t)
 {
     struct gt_diag d = {0};
     CHECK_EQ_I(mem_fill(&t->r->mem, VP_ZBUF, 0x5A, 512 * VP_H * 2, &d), GT_OK);
-}
-
-static uint32_t f32bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
 }
 
 /* A transform-mode vertex. Every float given is exact in the GE format
@@ -207,13 +92,13 @@ static uint32_t tv_vtype(unsigned f)
 /* Writes n vertices (layout: texcoord, colour, normal, position - every
  * component 4-byte aligned, so they are simply consecutive) and emits VTYPE,
  * VADDR and PRIM. */
-static void draw(struct vp *t, unsigned type, unsigned f, const struct tv *v, unsigned n)
+static void draw(struct pb *t, unsigned type, unsigned f, const struct tv *v, unsigned n)
 {
     uint32_t a = t->vnext;
     for (unsigned i = 0; i < n; i++) {
         if (f & TV_TEX) {
-            mem_write32(&t->r->mem, a, f32bits(v[i].u));
-            mem_write32(&t->r->mem, a + 4, f32bits(v[i].v));
+            mem_write32(&t->r->mem, a, pb_f32bits(v[i].u));
+            mem_write32(&t->r->mem, a + 4, pb_f32bits(v[i].v));
             a += 8;
         }
         if (f & TV_COLOR) {
@@ -221,21 +106,17 @@ static void draw(struct vp *t, unsigned type, unsigned f, const struct tv *v, un
             a += 4;
         }
         if (f & TV_NORMAL) {
-            mem_write32(&t->r->mem, a, f32bits(v[i].nx));
-            mem_write32(&t->r->mem, a + 4, f32bits(v[i].ny));
-            mem_write32(&t->r->mem, a + 8, f32bits(v[i].nz));
+            mem_write32(&t->r->mem, a, pb_f32bits(v[i].nx));
+            mem_write32(&t->r->mem, a + 4, pb_f32bits(v[i].ny));
+            mem_write32(&t->r->mem, a + 8, pb_f32bits(v[i].nz));
             a += 12;
         }
-        mem_write32(&t->r->mem, a, f32bits(v[i].x));
-        mem_write32(&t->r->mem, a + 4, f32bits(v[i].y));
-        mem_write32(&t->r->mem, a + 8, f32bits(v[i].z));
+        mem_write32(&t->r->mem, a, pb_f32bits(v[i].x));
+        mem_write32(&t->r->mem, a + 4, pb_f32bits(v[i].y));
+        mem_write32(&t->r->mem, a + 8, pb_f32bits(v[i].z));
         a += 12;
     }
-    cmd(t, GE_VTYPE, tv_vtype(f));
-    cmd(t, GE_BASE, (t->vnext >> 8) & 0x0F0000);
-    cmd(t, GE_VADDR, t->vnext & 0xFFFFFF);
-    cmd(t, GE_PRIM, type << 16 | n);
-    cmd(t, GE_BASE, 0x080000);
+    pb_emit_prim(t, tv_vtype(f), t->vnext, type, n);
     t->vnext = (a + 15) & ~15u;
     CHECK(t->vnext < VP_TEX);
 }
@@ -244,12 +125,12 @@ enum { P_POINTS = 0, P_TRIS = 3, P_STRIP = 4, P_RECTS = 6 };
 
 /* RGB of a pixel: draws that do not write stencil keep the buffer's alpha
  * bits, so only RGB is compared. */
-static uint32_t rgb(const struct vp *t, int x, int y)
+static uint32_t rgb(const struct pb *t, int x, int y)
 {
-    return mem_read32(&t->r->mem, VP_VRAM + ((uint32_t)y * 512 + (uint32_t)x) * 4) & 0xFFFFFF;
+    return mem_read32(&t->r->mem, PB_VRAM + ((uint32_t)y * 512 + (uint32_t)x) * 4) & 0xFFFFFF;
 }
 
-static uint16_t zat(const struct vp *t, int x, int y)
+static uint16_t zat(const struct pb *t, int x, int y)
 {
     return mem_read16(&t->r->mem, VP_ZBUF + ((uint32_t)y * 512 + (uint32_t)x) * 2);
 }
@@ -263,7 +144,7 @@ struct xp {
 
 /* The whole visible screen holds exactly the listed pixels (every other
  * colour is 0), with the listed depths. */
-static void expect_only(const struct vp *t, const struct xp *e, unsigned n)
+static void expect_only(const struct pb *t, const struct xp *e, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
         CHECK_MSG(rgb(t, e[i].x, e[i].y) == e[i].c, "pixel (%d,%d) = 0x%06x, want 0x%06x", e[i].x, e[i].y,
@@ -303,10 +184,10 @@ TEST(vprobe_point_viewport)
      *   ( 0.99609375, -0.9921875) -> (2048 + 239.0625, 2048 + 134.9375)
      *                   = (2287.0625, 2182.9375) -> 12.4 (479 + 1/16, 270 + 15/16)
      *                   -> pixel (479, 270): the fraction is floored. */
-    struct vp t;
+    struct pb t;
     vp_init(&t);
-    viewport(&t, 240, -136, 32768, 2048, 2048, 32768);
-    offset16(&t, 1808 * 16, 1912 * 16);
+    pb_viewport(&t, 240, -136, 32768, 2048, 2048, 32768);
+    pb_offset16(&t, 1808 * 16, 1912 * 16);
     static const struct tv v[] = {
         {0, 0, 0, 0x0000FF, 0, 0, 0, 0, 0},
         {0.5f, 0.25f, 0, 0x00FF00, 0, 0, 0, 0, 0},
@@ -315,13 +196,13 @@ TEST(vprobe_point_viewport)
         {0.99609375f, -0.9921875f, 0, 0x654321, 0, 0, 0, 0, 0},
     };
     draw(&t, P_POINTS, TV_COLOR, v, 5);
-    vp_run(&t);
+    pb_run(&t);
     static const struct xp e[] = {
         {240, 136, 0x0000FF, -1}, {360, 102, 0x00FF00, -1}, {0, 0, 0xFF0000, -1},
         {60, 204, 0x123456, -1},  {479, 270, 0x654321, -1},
     };
     expect_only(&t, e, 5);
-    vp_free(&t);
+    pb_free(&t);
 }
 
 TEST(vprobe_point_subpixel_truncation)
@@ -339,28 +220,28 @@ TEST(vprobe_point_subpixel_truncation)
      *     2175.96875 -> pixel 127 (PPSSPP: trunc(34815.5 + 0.375) = 34815).
      *     Controls: -1/16 is representable at that ulp -> 2175.9375 -> pixel
      *     127; +1/32 is cut to 0 as well -> pixel 128. Rows 20, 21, 22. */
-    struct vp t;
+    struct pb t;
     vp_init(&t);
-    viewport(&t, 256, 1, 32768, 2048, 2048, 32768);
+    pb_viewport(&t, 256, 1, 32768, 2048, 2048, 32768);
     static const struct tv a[] = {
         {0.5f + 15.0f / 4096.0f, 10, 0, 0x0000F1, 0, 0, 0, 0, 0},
         {0.5f + 16.0f / 4096.0f, 11, 0, 0x0000F2, 0, 0, 0, 0, 0},
     };
     draw(&t, P_POINTS, TV_COLOR, a, 2);
-    viewport(&t, 1, 1, 32768, 2176, 2048, 32768);
+    pb_viewport(&t, 1, 1, 32768, 2176, 2048, 32768);
     static const struct tv b[] = {
         {-1.0f / 32, 20, 0, 0x00F100, 0, 0, 0, 0, 0},
         {-1.0f / 16, 21, 0, 0x00F200, 0, 0, 0, 0, 0},
         {1.0f / 32, 22, 0, 0x00F300, 0, 0, 0, 0, 0},
     };
     draw(&t, P_POINTS, TV_COLOR, b, 3);
-    vp_run(&t);
+    pb_run(&t);
     static const struct xp e[] = {
         {128, 10, 0x0000F1, -1}, {129, 11, 0x0000F2, -1},
         {128, 20, 0x00F100, -1}, {127, 21, 0x00F200, -1}, {128, 22, 0x00F300, -1},
     };
     expect_only(&t, e, 5);
-    vp_free(&t);
+    pb_free(&t);
 }
 
 /* ---- 2. Depth windows ------------------------------------------------------- */
@@ -383,10 +264,10 @@ TEST(vprobe_depth_window)
      * Window 2, a tiny one: SZ = 2^24, CZ = 32768 maps clip z in
      * [-2^-9, 2^-9) onto the whole 0..65535; clip z = k * 2^-24 gives
      * 32768 + k the same way, including k = -1.5 -> 32767. Row 30. */
-    struct vp t;
+    struct pb t;
     vp_init(&t);
     depth_prefill(&t);
-    depth_always(&t);
+    pb_depth_always(&t);
     static const float k1[] = {-3, -2, -1, 0, 1, 2, 3, -1.5f, -0.5f, 1.5f};
     static const int want1[] = {32765, 32766, 32767, 32768, 32769, 32770, 32771, 32767, 32768, 32769};
     enum { N1 = sizeof k1 / sizeof k1[0] };
@@ -405,19 +286,19 @@ TEST(vprobe_depth_window)
     e[ne++] = (struct xp){54, 20, 0x202, 1};
     draw(&t, P_POINTS, TV_COLOR, v, N1 + 3);
 
-    viewport(&t, 1, 1, 16777216.0f, 2048, 2048, 32768);
+    pb_viewport(&t, 1, 1, 16777216.0f, 2048, 2048, 32768);
     struct tv w[N1];
     for (unsigned i = 0; i < N1; i++) {
         w[i] = (struct tv){(float)(10 + 2 * i), 30, k1[i] / 16777216.0f, 0x300 + i, 0, 0, 0, 0, 0};
         e[ne++] = (struct xp){(int)(10 + 2 * i), 30, 0x300 + i, want1[i]};
     }
     draw(&t, P_POINTS, TV_COLOR, w, N1);
-    vp_run(&t);
+    pb_run(&t);
     expect_only(&t, e, ne);
     /* Untouched depth stays 0x5A5A next to the points. */
     CHECK_EQ_U(zat(&t, 11, 20), 0x5A5A);
     CHECK_EQ_U(zat(&t, 10, 21), 0x5A5A);
-    vp_free(&t);
+    pb_free(&t);
 }
 
 /* ---- 3. The perspective divide --------------------------------------------- */
@@ -438,10 +319,10 @@ TEST(vprobe_perspective_divide)
      * once): world = 2 I, view translating by (0, 0.25, 0), w = 4, model
      * (-0.5, 0.25, 0.25) -> world (-1, 0.5, 0.5) -> eye (-1, 0.75, 0.5)
      * -> / 4 = (-0.25, 0.1875, 0.125) -> (200 - 64, 48), depth 36864. */
-    struct vp t;
+    struct pb t;
     vp_init(&t);
-    depth_always(&t);
-    viewport(&t, 256, 256, 32768, 2048 + 200, 2048, 32768);
+    pb_depth_always(&t);
+    pb_viewport(&t, 256, 256, 32768, 2048 + 200, 2048, 32768);
     static const float ws[] = {1, 2, 4, 0.5f};
     static const struct xp e0[] = {
         {328, 64, 0x0000A0, 40960}, {264, 32, 0x0000A1, 36864},
@@ -450,9 +331,9 @@ TEST(vprobe_perspective_divide)
     struct xp e[5];
     for (unsigned i = 0; i < 4; i++) {
         float p[16];
-        memcpy(p, ID44, sizeof p);
+        memcpy(p, pb_id44, sizeof p);
         p[15] = ws[i];
-        matrices(&t, ID43, ID43, p);
+        pb_matrices(&t, pb_id43, pb_id43, p);
         struct tv v = {0.5f, 0.25f, 0.25f, 0xA0 + i, 0, 0, 0, 0, 0};
         draw(&t, P_POINTS, TV_COLOR, &v, 1);
         e[i] = e0[i];
@@ -461,16 +342,16 @@ TEST(vprobe_perspective_divide)
         static const float world[12] = {2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0};
         static const float view[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0.25f, 0};
         float p[16];
-        memcpy(p, ID44, sizeof p);
+        memcpy(p, pb_id44, sizeof p);
         p[15] = 4;
-        matrices(&t, world, view, p);
+        pb_matrices(&t, world, view, p);
         struct tv v = {-0.5f, 0.25f, 0.25f, 0x00B000, 0, 0, 0, 0, 0};
         draw(&t, P_POINTS, TV_COLOR, &v, 1);
         e[4] = (struct xp){136, 48, 0x00B000, 36864};
     }
-    vp_run(&t);
+    pb_run(&t);
     expect_only(&t, e, 5);
-    vp_free(&t);
+    pb_free(&t);
 }
 
 /* ---- 4. Guard band and depth range ----------------------------------------- */
@@ -480,22 +361,22 @@ TEST(vprobe_perspective_divide)
 static uint32_t draw_once(unsigned type, const struct tv *v, unsigned n, bool depth_clip, int cull, int px, int py,
                           unsigned *count)
 {
-    struct vp t;
+    struct pb t;
     vp_init(&t);
-    cmd(&t, GE_DEPTHCLIP_ON, depth_clip);
+    pb_cmd(&t, GE_DEPTHCLIP_ON, depth_clip);
     if (cull >= 0) {
-        cmd(&t, GE_CULL_ON, 1);
-        cmd(&t, GE_CULL, (uint32_t)cull);
+        pb_cmd(&t, GE_CULL_ON, 1);
+        pb_cmd(&t, GE_CULL, (uint32_t)cull);
     }
     draw(&t, type, TV_COLOR, v, n);
-    vp_run(&t);
+    pb_run(&t);
     uint32_t c = rgb(&t, px, py);
     if (count) {
         *count = 0;
         for (int y = 0; y < VP_H; y++)
             for (int x = 0; x < VP_W; x++) *count += rgb(&t, x, y) != 0;
     }
-    vp_free(&t);
+    pb_free(&t);
     return c;
 }
 
@@ -562,18 +443,18 @@ TEST(vprobe_guard_band)
      * OFFSET_X = 4000 px, screen 4095.9375 -> pixel 95; screen 4096 ->
      * dropped (it would be pixel 96). */
     {
-        struct vp t;
+        struct pb t;
         vp_init(&t);
-        offset16(&t, 4000 * 16, 2048 * 16);
+        pb_offset16(&t, 4000 * 16, 2048 * 16);
         static const struct tv v[] = {
             {2047.9375f, 10, 0, 0x0000C1, 0, 0, 0, 0, 0},
             {2048, 11, 0, 0x0000C2, 0, 0, 0, 0, 0},
         };
         draw(&t, P_POINTS, TV_COLOR, v, 2);
-        vp_run(&t);
+        pb_run(&t);
         static const struct xp e[] = {{95, 10, 0x0000C1, -1}};
         expect_only(&t, e, 1);
-        vp_free(&t);
+        pb_free(&t);
     }
 }
 
@@ -593,12 +474,12 @@ TEST(vprobe_guard_skip_on_near_plane)
      * Control: z = -1 inside the band (clip x 2040 -> screen 4088) is drawn
      * at (88, 50), depth 0, so only the range check can drop the second
      * point. */
-    struct vp t;
+    struct pb t;
     vp_init(&t);
     depth_prefill(&t);
-    depth_always(&t);
-    cmd(&t, GE_DEPTHCLIP_ON, 1);
-    offset16(&t, 4000 * 16, 2048 * 16);
+    pb_depth_always(&t);
+    pb_cmd(&t, GE_DEPTHCLIP_ON, 1);
+    pb_offset16(&t, 4000 * 16, 2048 * 16);
     static const struct tv v[] = {
         {2110, 30, -1.5f, 0x0000D1, 0, 0, 0, 0, 0},
         {2100, 20, -1, 0x0000D2, 0, 0, 0, 0, 0},
@@ -606,10 +487,10 @@ TEST(vprobe_guard_skip_on_near_plane)
         {2040, 50, -1, 0x0000D4, 0, 0, 0, 0, 0},
     };
     draw(&t, P_POINTS, TV_COLOR, v, 4);
-    vp_run(&t);
+    pb_run(&t);
     static const struct xp e[] = {{88, 50, 0x0000D4, 0}, {158, 30, 0x0000D1, 0}, {148, 20, 0x0000D2, 0}};
     expect_only(&t, e, 3);
-    vp_free(&t);
+    pb_free(&t);
 }
 
 TEST(vprobe_depth_range)
@@ -624,10 +505,10 @@ TEST(vprobe_depth_range)
      *   z = 1 -> 65535; z = 1.5 -> 65535; z = -1.5 -> 0 (z < -w: also not
      *   range-checked in x, y). */
     {
-        struct vp t;
+        struct pb t;
         vp_init(&t);
         depth_prefill(&t);
-        depth_always(&t);
+        pb_depth_always(&t);
         static const struct tv off[] = {
             {10, 10, 32767.0f / 32768.0f, 0x0000E1, 0, 0, 0, 0, 0},
             {12, 10, 1, 0x0000E2, 0, 0, 0, 0, 0},
@@ -635,14 +516,14 @@ TEST(vprobe_depth_range)
             {16, 10, -(1 + 1.0f / 32768), 0x0000E4, 0, 0, 0, 0, 0},
         };
         draw(&t, P_POINTS, TV_COLOR, off, 4);
-        cmd(&t, GE_DEPTHCLIP_ON, 1);
+        pb_cmd(&t, GE_DEPTHCLIP_ON, 1);
         static const struct tv on[] = {
             {10, 20, 1, 0x00E100, 0, 0, 0, 0, 0},
             {12, 20, 1.5f, 0x00E200, 0, 0, 0, 0, 0},
             {14, 20, -1.5f, 0x00E300, 0, 0, 0, 0, 0},
         };
         draw(&t, P_POINTS, TV_COLOR, on, 3);
-        vp_run(&t);
+        pb_run(&t);
         static const struct xp e[] = {
             {10, 10, 0x0000E1, 65535}, {14, 10, 0x0000E3, 0},
             {10, 20, 0x00E100, 65535}, {12, 20, 0x00E200, 65535}, {14, 20, 0x00E300, 0},
@@ -650,7 +531,7 @@ TEST(vprobe_depth_range)
         expect_only(&t, e, 5);
         CHECK_EQ_U(zat(&t, 12, 10), 0x5A5A);
         CHECK_EQ_U(zat(&t, 16, 10), 0x5A5A);
-        vp_free(&t);
+        pb_free(&t);
     }
     /* Triangles (10, 10), (60, 10), (10, 60); pixel (15, 15) inside.
      * A vertex is past the depth range when |z / w| >= 1 + 2^-15.
@@ -681,24 +562,24 @@ TEST(vprobe_depth_range)
             CHECK_MSG(c == (want ? 0x808080u : 0u), "case %u depthclip %d: 0x%06x", i, dc, c);
         }
     {
-        struct vp t;
+        struct pb t;
         vp_init(&t);
         depth_prefill(&t);
-        depth_always(&t);
-        cmd(&t, GE_DEPTHCLIP_ON, 1);
+        pb_depth_always(&t);
+        pb_cmd(&t, GE_DEPTHCLIP_ON, 1);
         static const struct tv v[3] = {
             {10, 10, 1.5f, 0x404040, 0, 0, 0, 0, 0},
             {60, 10, 1.5f, 0x404040, 0, 0, 0, 0, 0},
             {10, 60, 32767.0f / 32768.0f, 0x404040, 0, 0, 0, 0, 0},
         };
         draw(&t, P_TRIS, TV_COLOR, v, 3);
-        vp_run(&t);
+        pb_run(&t);
         static const int px[][2] = {{12, 12}, {40, 12}, {12, 40}, {30, 25}};
         for (unsigned k = 0; k < 4; k++) {
             CHECK_EQ_U(rgb(&t, px[k][0], px[k][1]), 0x404040u);
             CHECK_EQ_U(zat(&t, px[k][0], px[k][1]), 65535);
         }
-        vp_free(&t);
+        pb_free(&t);
     }
 }
 
@@ -726,13 +607,13 @@ TEST(vprobe_near_clip)
     static const int above[][2] = {{12, 12}, {20, 30}, {50, 50}, {15, 55}, {90, 15}, {55, 56}};
     static const int below[][2] = {{12, 65}, {20, 70}, {30, 80}, {12, 100}, {40, 70}};
     {
-        struct vp t;
+        struct pb t;
         vp_init(&t);
         depth_prefill(&t);
-        depth_always(&t);
-        cmd(&t, GE_DEPTHCLIP_ON, 1);
+        pb_depth_always(&t);
+        pb_cmd(&t, GE_DEPTHCLIP_ON, 1);
         draw(&t, P_TRIS, TV_COLOR, v, 3);
-        vp_run(&t);
+        pb_run(&t);
         for (unsigned k = 0; k < sizeof above / sizeof above[0]; k++)
             CHECK_MSG(rgb(&t, above[k][0], above[k][1]) == 0x00FFFF, "kept side (%d,%d) = 0x%06x", above[k][0],
                       above[k][1], rgb(&t, above[k][0], above[k][1]));
@@ -753,7 +634,7 @@ TEST(vprobe_near_clip)
             CHECK_MSG(got >= want - 64 && got <= want + 64, "depth (12,%d) = %d, about %lld", y, got,
                       (long long)want);
         }
-        vp_free(&t);
+        pb_free(&t);
     }
     /* DEPTHCLIP off: discarded whole. */
     unsigned n = 0;
@@ -791,19 +672,19 @@ TEST(vprobe_cull)
      * lands on the same screen triangle as cw above (A > 0), though its
      * clip-space winding is the opposite. CULL = 0 culls it, CULL = 1 draws. */
     for (int cull = 0; cull < 2; cull++) {
-        struct vp t;
+        struct pb t;
         vp_init(&t);
-        viewport(&t, 1, -1, 32768, 2048, 2048, 32768);
-        cmd(&t, GE_CULL_ON, 1);
-        cmd(&t, GE_CULL, (uint32_t)cull);
+        pb_viewport(&t, 1, -1, 32768, 2048, 2048, 32768);
+        pb_cmd(&t, GE_CULL_ON, 1);
+        pb_cmd(&t, GE_CULL, (uint32_t)cull);
         const struct tv f[3] = {
             {10, -10, 0, 0xFFFF00, 0, 0, 0, 0, 0},
             {100, -10, 0, 0xFFFF00, 0, 0, 0, 0, 0},
             {10, -100, 0, 0xFFFF00, 0, 0, 0, 0, 0}};
         draw(&t, P_TRIS, TV_COLOR, f, 3);
-        vp_run(&t);
+        pb_run(&t);
         CHECK_EQ_U(rgb(&t, 20, 20), cull ? 0xFFFF00u : 0u);
-        vp_free(&t);
+        pb_free(&t);
     }
 
     /* A strip flips the sense on every odd triangle (docs/notes §8.2):
@@ -848,26 +729,26 @@ TEST(vprobe_lighting)
      * (1, 0, 0), has N.L = 0: no diffuse either. */
     static const unsigned E[3] = {10, 20, 30}, MA[3] = {100, 50, 255}, AMB[3] = {128, 255, 64};
     static const unsigned LAC[3] = {40, 0, 0}, MD[3] = {200, 100, 30}, LDC[3] = {255, 128, 77};
-    struct vp t;
+    struct pb t;
     vp_init(&t);
-    cmd(&t, GE_LIGHTING_ON, 1);
-    cmd(&t, GE_LIGHT0_ON, 1);
-    cmd(&t, GE_LIGHT_TYPE0, 0);
-    cmd(&t, GE_LIGHT_MODE, 0);
-    cmd(&t, GE_MATERIAL_UPDATE, 0);
-    cmdf(&t, R_LX0, 0);
-    cmdf(&t, R_LY0, 0);
-    cmdf(&t, R_LZ0, 2);
-    cmd(&t, R_LAC0, pack_rgb(LAC[0], LAC[1], LAC[2]));
-    cmd(&t, R_LDC0, pack_rgb(LDC[0], LDC[1], LDC[2]));
-    cmd(&t, R_LSC0, 0);
-    cmd(&t, R_MAT_EMISSIVE, pack_rgb(E[0], E[1], E[2]));
-    cmd(&t, R_MAT_AMBIENT, pack_rgb(MA[0], MA[1], MA[2]));
-    cmd(&t, R_MAT_DIFFUSE, pack_rgb(MD[0], MD[1], MD[2]));
-    cmd(&t, R_MAT_SPECULAR, 0);
-    cmd(&t, R_MAT_ALPHA, 255);
-    cmd(&t, R_AMBIENT, pack_rgb(AMB[0], AMB[1], AMB[2]));
-    cmd(&t, R_AMBIENT_ALPHA, 255);
+    pb_cmd(&t, GE_LIGHTING_ON, 1);
+    pb_cmd(&t, GE_LIGHT0_ON, 1);
+    pb_cmd(&t, GE_LIGHT_TYPE0, 0);
+    pb_cmd(&t, GE_LIGHT_MODE, 0);
+    pb_cmd(&t, GE_MATERIAL_UPDATE, 0);
+    pb_cmdf(&t, R_LX0, 0);
+    pb_cmdf(&t, R_LY0, 0);
+    pb_cmdf(&t, R_LZ0, 2);
+    pb_cmd(&t, R_LAC0, pack_rgb(LAC[0], LAC[1], LAC[2]));
+    pb_cmd(&t, R_LDC0, pack_rgb(LDC[0], LDC[1], LDC[2]));
+    pb_cmd(&t, R_LSC0, 0);
+    pb_cmd(&t, R_MAT_EMISSIVE, pack_rgb(E[0], E[1], E[2]));
+    pb_cmd(&t, R_MAT_AMBIENT, pack_rgb(MA[0], MA[1], MA[2]));
+    pb_cmd(&t, R_MAT_DIFFUSE, pack_rgb(MD[0], MD[1], MD[2]));
+    pb_cmd(&t, R_MAT_SPECULAR, 0);
+    pb_cmd(&t, R_MAT_ALPHA, 255);
+    pb_cmd(&t, R_AMBIENT, pack_rgb(AMB[0], AMB[1], AMB[2]));
+    pb_cmd(&t, R_AMBIENT_ALPHA, 255);
     static const struct tv v[] = {
         {20, 20, 0, 0, 0, 0, 1, 0, 0},
         {30, 20, 0, 0, 0, 0, 4, 0, 0},
@@ -876,7 +757,7 @@ TEST(vprobe_lighting)
     };
     draw(&t, P_POINTS, TV_NORMAL, v, 4);
     /* Ambient only: the light disabled, base term alone. */
-    cmd(&t, GE_LIGHT0_ON, 0);
+    pb_cmd(&t, GE_LIGHT0_ON, 0);
     static const struct tv a = {60, 20, 0, 0, 0, 0, 1, 0, 0};
     draw(&t, P_POINTS, TV_NORMAL, &a, 1);
     /* Normals go through the world matrix's 3x3 (lighting is in world
@@ -885,15 +766,15 @@ TEST(vprobe_lighting)
      * (70, 0, -20) lands on (70, 20, 0): pixel (70, 20); its normal (0, 1, 0)
      * becomes (0, 0, 1), facing the light: lit. At (80, 0, -20) the normal
      * (0, 0, 1) becomes (0, -1, 0), perpendicular: no diffuse. */
-    cmd(&t, GE_LIGHT0_ON, 1);
+    pb_cmd(&t, GE_LIGHT0_ON, 1);
     static const float rot[12] = {1, 0, 0, 0, 0, 1, 0, -1, 0, 0, 0, 0};
-    matrices(&t, rot, ID43, ID44);
+    pb_matrices(&t, rot, pb_id43, pb_id44);
     static const struct tv rv[] = {
         {70, 0, -20, 0, 0, 1, 0, 0, 0},
         {80, 0, -20, 0, 0, 0, 1, 0, 0},
     };
     draw(&t, P_POINTS, TV_NORMAL, rv, 2);
-    vp_run(&t);
+    pb_run(&t);
 
     unsigned lit[3], back[3], base[3];
     for (int c = 0; c < 3; c++) {
@@ -918,7 +799,7 @@ TEST(vprobe_lighting)
         {80, 20, pack_rgb(back[0], back[1], back[2]), -1},
     };
     expect_only(&t, e, 7);
-    vp_free(&t);
+    pb_free(&t);
 }
 
 /* ---- 8. Fog --------------------------------------------------------------- */
@@ -945,13 +826,13 @@ TEST(vprobe_fog)
         {0, 128}, {-0.5f, 64}, {0.5f, 192}, {1, 255}, {-1, 0}, {2, 255},
     };
     enum { N = sizeof cs / sizeof cs[0] };
-    struct vp t;
+    struct pb t;
     vp_init(&t);
-    viewport(&t, 1, 1, 0, 2048, 2048, 32768);
-    cmd(&t, GE_FOG_ON, 1);
-    cmdf(&t, GE_FOG1, 1);
-    cmdf(&t, GE_FOG2, 0.5f);
-    cmd(&t, GE_FOG_COLOR, pack_rgb(FC[0], FC[1], FC[2]));
+    pb_viewport(&t, 1, 1, 0, 2048, 2048, 32768);
+    pb_cmd(&t, GE_FOG_ON, 1);
+    pb_cmdf(&t, GE_FOG1, 1);
+    pb_cmdf(&t, GE_FOG2, 0.5f);
+    pb_cmd(&t, GE_FOG_COLOR, pack_rgb(FC[0], FC[1], FC[2]));
     struct tv v[N];
     struct xp e[N + 2];
     for (unsigned i = 0; i < N; i++) {
@@ -966,7 +847,7 @@ TEST(vprobe_fog)
      * turns model z = 0 into eye z 0.5 -> f = 0.75 -> 192, and model
      * z = -1.5 into -1 -> f = 0 (all fog). Row 25. */
     static const float view[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0.5f};
-    matrices(&t, ID43, view, ID44);
+    pb_matrices(&t, pb_id43, view, pb_id44);
     struct tv ve[2] = {
         {10, 25, 0, pack_rgb(C[0], C[1], C[2]), 0, 0, 0, 0, 0},
         {13, 25, -1.5f, pack_rgb(C[0], C[1], C[2]), 0, 0, 0, 0, 0},
@@ -975,7 +856,7 @@ TEST(vprobe_fog)
     e[N] = (struct xp){10, 25, pack_rgb(fog_blend(C[0], FC[0], 192), fog_blend(C[1], FC[1], 192),
                                         fog_blend(C[2], FC[2], 192)), -1};
     e[N + 1] = (struct xp){13, 25, pack_rgb(FC[0], FC[1], FC[2]), -1};
-    vp_run(&t);
+    pb_run(&t);
     /* By hand for f = 128: R (200*128 + 20*127 + 255) / 256 = 28395 / 256
      * = 110; G (40*128 + 100*127 + 255) / 256 = 18075 / 256 = 70; B
      * (100*128 + 255*127 + 255) / 256 = 45440 / 256 = 177. f = 255 gives
@@ -984,7 +865,7 @@ TEST(vprobe_fog)
     CHECK_EQ_U(e[3].c, pack_rgb(200, 40, 100));
     CHECK_EQ_U(e[4].c, pack_rgb(20, 100, 255));
     expect_only(&t, e, N + 2);
-    vp_free(&t);
+    pb_free(&t);
 }
 
 /* ---- 9. Texture coordinates ---------------------------------------------- */
@@ -1004,26 +885,15 @@ TEST(vprobe_texcoord)
      * (u' / 2) / (1 / 2) = u', the same texel (halving is exact).
      * Then scale 1, offset 0: raw (19/64, 31/64) -> texel (floor(4.75),
      * floor(7.75)) = (4, 7) - the scale and offset really apply. */
-    struct vp t;
+    struct pb t;
     vp_init(&t);
     for (uint32_t b = 0; b < 16; b++)
         for (uint32_t a = 0; a < 16; a++) mem_write32(&t.r->mem, VP_TEX + (b * 16 + a) * 4, 0xFFA50000u | b << 8 | a);
-    cmd(&t, GE_TEXTURE_ON, 1);
-    cmd(&t, GE_TEX_ADDR0, VP_TEX & 0xFFFFF0);
-    cmd(&t, GE_TEX_BUFW0, 16 | ((VP_TEX >> 24) & 0xF) << 16);
-    cmd(&t, GE_TEX_SIZE0, 4 | 4u << 8);
-    cmd(&t, GE_TEX_FORMAT, 3);
-    cmd(&t, GE_TEX_MODE, 0);
-    cmd(&t, GE_TEX_FILTER, 0);
-    cmd(&t, GE_TEX_WRAP, 0);
-    cmd(&t, GE_TEX_LEVEL, 0);
-    cmd(&t, GE_TEX_FUNC, 3 | 1u << 8);
-    cmd(&t, GE_TEX_MAPMODE, 0);
-    cmd(&t, GE_TEX_FLUSH, 0);
-    cmdf(&t, R_TEXSCALE_U, 2);
-    cmdf(&t, R_TEXSCALE_V, 2);
-    cmdf(&t, R_TEXOFFSET_U, -0.25f);
-    cmdf(&t, R_TEXOFFSET_V, -0.25f);
+    pb_texture_nearest(&t, VP_TEX, 4, 0);
+    pb_cmdf(&t, R_TEXSCALE_U, 2);
+    pb_cmdf(&t, R_TEXSCALE_V, 2);
+    pb_cmdf(&t, R_TEXOFFSET_U, -0.25f);
+    pb_cmdf(&t, R_TEXOFFSET_V, -0.25f);
     static const int ab[][2] = {{0, 0}, {15, 15}, {5, 11}, {11, 5}, {7, 0}, {0, 9}};
     enum { N = sizeof ab / sizeof ab[0] };
     struct tv v[N];
@@ -1038,9 +908,9 @@ TEST(vprobe_texcoord)
     /* w = 2: positions doubled so the pixels land at (10 + 2i, 12). */
     {
         float p[16];
-        memcpy(p, ID44, sizeof p);
+        memcpy(p, pb_id44, sizeof p);
         p[15] = 2;
-        matrices(&t, ID43, ID43, p);
+        pb_matrices(&t, pb_id43, pb_id43, p);
         for (unsigned i = 0; i < N; i++) {
             v[i].x *= 2;
             v[i].y = 24;
@@ -1048,18 +918,18 @@ TEST(vprobe_texcoord)
             e[ne++].y = 12;
         }
         draw(&t, P_POINTS, TV_TEX | TV_COLOR, v, N);
-        matrices(&t, ID43, ID43, ID44);
+        pb_matrices(&t, pb_id43, pb_id43, pb_id44);
     }
-    cmdf(&t, R_TEXSCALE_U, 1);
-    cmdf(&t, R_TEXSCALE_V, 1);
-    cmdf(&t, R_TEXOFFSET_U, 0);
-    cmdf(&t, R_TEXOFFSET_V, 0);
+    pb_cmdf(&t, R_TEXSCALE_U, 1);
+    pb_cmdf(&t, R_TEXSCALE_V, 1);
+    pb_cmdf(&t, R_TEXOFFSET_U, 0);
+    pb_cmdf(&t, R_TEXOFFSET_V, 0);
     static const struct tv raw = {40, 14, 0, 0xFFFFFFFFu, 0, 0, 0, 19.0f / 64, 31.0f / 64};
     draw(&t, P_POINTS, TV_TEX | TV_COLOR, &raw, 1);
     e[ne++] = (struct xp){40, 14, 0xA50704u, -1};
-    vp_run(&t);
+    pb_run(&t);
     expect_only(&t, e, ne);
-    vp_free(&t);
+    pb_free(&t);
 }
 
 /* ---- 10. Rectangles in transform mode ------------------------------------- */
@@ -1082,10 +952,10 @@ TEST(vprobe_rect_second_vertex)
      * past the depth range); drawn with DEPTHCLIP on (not both out), with
      * v1's depth 32768. E: v1 outside the guard band (x = 2048 -> screen
      * 4096) -> discarded. */
-    struct vp t;
+    struct pb t;
     vp_init(&t);
     depth_prefill(&t);
-    depth_always(&t);
+    pb_depth_always(&t);
     static const struct tv r[] = {
         {10, 10, 0.25f, 0x0000FF, 0, 0, 0, 0, 0}, {20, 16, -0.25f, 0x00FF00, 0, 0, 0, 0, 0},
         {50, 16, -0.5f, 0xFF0000, 0, 0, 0, 0, 0}, {40, 10, 0.5f, 0x808080, 0, 0, 0, 0, 0},
@@ -1095,12 +965,12 @@ TEST(vprobe_rect_second_vertex)
     };
     draw(&t, P_RECTS, TV_COLOR, r, 10);
     /* D again with DEPTHCLIP on, one row lower. */
-    cmd(&t, GE_DEPTHCLIP_ON, 1);
+    pb_cmd(&t, GE_DEPTHCLIP_ON, 1);
     static const struct tv d[] = {
         {100, 40, 1.5f, 0x111111, 0, 0, 0, 0, 0}, {110, 46, 0, 0x222222, 0, 0, 0, 0, 0},
     };
     draw(&t, P_RECTS, TV_COLOR, d, 2);
-    vp_run(&t);
+    pb_run(&t);
     static const struct { int x0, y0, x1, y1; uint32_t c; int z; } box[] = {
         {10, 10, 20, 16, 0x00FF00, 24576},
         {40, 10, 50, 16, 0x808080, 49152},
@@ -1117,5 +987,5 @@ TEST(vprobe_rect_second_vertex)
             CHECK_MSG(rgb(&t, x, y) == wc, "pixel (%d,%d) = 0x%06x, want 0x%06x", x, y, rgb(&t, x, y), wc);
             CHECK_MSG(zat(&t, x, y) == wz, "depth (%d,%d) = %u, want %d", x, y, zat(&t, x, y), wz);
         }
-    vp_free(&t);
+    pb_free(&t);
 }
