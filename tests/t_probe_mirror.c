@@ -22,6 +22,7 @@
 
 #include "dlbuild.h"
 #include "ge_limits.h"
+#include "probe.h"
 #include "render.h"
 #include "test.h"
 #include "vdecode.h"
@@ -57,22 +58,6 @@ static uint32_t mv_stride(void)
     struct gt_vlayout lay;
     vdec_layout(MVTYPE, &lay);
     return lay.stride;
-}
-
-static struct gt_render *m_new(unsigned threads, unsigned tile)
-{
-    struct gt_diag d = {0};
-    struct gt_render *r = calloc(1, sizeof *r);
-    CHECK(r != NULL);
-    CHECK_EQ_I(gt_render_init(r, &d), GT_OK);
-    CHECK_EQ_I(gt_render_set_threads(r, threads, tile, &d), GT_OK);
-    return r;
-}
-
-static void m_free(struct gt_render *r)
-{
-    gt_render_free(r);
-    free(r);
 }
 
 /* Base state: 565 color buffer at VRAM 0 (stride 512), depth buffer at MZ
@@ -219,7 +204,7 @@ TEST(probe_mirror_depth_through_views)
 {
     static const unsigned cfg[2][2] = {{1, 64}, {4, 16}};
     for (unsigned c = 0; c < 2; c++) {
-        struct gt_render *r = m_new(cfg[c][0], cfg[c][1]);
+        struct gt_render *r = pb_new(cfg[c][0], cfg[c][1]);
         struct dl l;
         dl_init(&l);
         m_state(&l, DW);
@@ -291,7 +276,7 @@ TEST(probe_mirror_depth_through_views)
                               cfg[c][0], (unsigned)base, u, v, fb16(r, 440 + u, 8 + 20 * (int)k + v), (unsigned)want);
                 }
         }
-        m_free(r);
+        pb_delete(r);
     }
 }
 
@@ -380,7 +365,7 @@ TEST(probe_mirror_region1_depth_dither)
     CHECK(differs >= 32);
 
     for (int sprite = 0; sprite < 2; sprite++) {
-        struct gt_render *r = m_new(sprite ? 4 : 1, 16);
+        struct gt_render *r = pb_new(sprite ? 4 : 1, 16);
         struct dl l;
         dl_init(&l);
         m_state(&l, RZS);
@@ -430,6 +415,6 @@ TEST(probe_mirror_region1_depth_dither)
                           sprite ? "sprite" : "points", wx, wy, x, y, z, wz);
             }
         CHECK_EQ_U(written, (unsigned)((RX1 - RX0) * (RY1 - RY0)));
-        m_free(r);
+        pb_delete(r);
     }
 }
