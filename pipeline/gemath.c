@@ -497,9 +497,6 @@ AVX2_FN __attribute__((noinline)) static gefloat row_sum_full_avx2(__m128i va, _
  *    which is nonzero with the product's sign wherever both factors are
  *    nonzero (a is then neither +0 nor -0, so negating it flips its
  *    sign): one vpsignd instead of two;
- *  - p >> 31 comes from the product itself (one instruction where
- *    row_sum_core_avx2 uses two to have it sooner: here the count
- *    matters, not the latency);
  *  - the range test works on n = 0xFFFF - kmax as vphminposuw gives it,
  *    and the exponent is added as (0xFFFF - 269 - n) << 23. */
 AVX2_FN __attribute__((always_inline)) static inline gefloat row_sum_short_avx2(__m128i va, __m128i vb)
@@ -513,7 +510,7 @@ AVX2_FN __attribute__((always_inline)) static inline gefloat row_sum_short_avx2(
     __m128i ma = _mm_or_si128(_mm_shuffle_epi8(va, sigbytes), hidden);
     __m128i mb = _mm_or_si128(_mm_shuffle_epi8(vb, sigbytes), hidden);
     __m128i p = _mm_mullo_epi32(ma, mb);
-    __m128i nkey = _mm_sub_epi32(_mm_xor_si128(x, not255), _mm_srli_epi32(p, 31));
+    __m128i nkey = _mm_sub_epi32(_mm_xor_si128(x, not255), _mm_srli_epi32(_mm_mulhi_epu16(ma, mb), 15));
     __m128i mn = _mm_shuffle_epi8(_mm_minpos_epu16(nkey), VCONST(k, word0));
     __m128i y = _mm_sub_epi32(VCONST(k, c1000e), x);
     __asm__("" : "+x"(y)); /* as in row_sum_core_avx2 */
@@ -656,32 +653,16 @@ AVX2_FN static void mat_apply_avx2(const gefloat *m, int rows, const gefloat v[4
 }
 #endif
 
-/* The portable row sum (no AVX2; never inlined into the AVX2 gemath_dot4,
- * whose code may use AVX instructions anywhere). */
-static __attribute__((noinline)) gefloat dot4_portable(const gefloat a[4], const gefloat b[4])
+gefloat gemath_dot4(const gefloat a[4], const gefloat b[4])
 {
+#ifdef GEMATH_AVX2
+    if (__builtin_expect(have_avx2, 1)) return dot4_avx2(a, b);
+#endif
     if (is_exp255(a[0]) | is_exp255(a[1]) | is_exp255(a[2]) | is_exp255(a[3]) |
         is_exp255(b[0]) | is_exp255(b[1]) | is_exp255(b[2]) | is_exp255(b[3]))
         return dot4_special(a, b);
     return dot4_core(a, b);
 }
-
-#ifdef GEMATH_AVX2
-/* gemath_dot4 is itself compiled for AVX2, so the AVX2 path follows the
- * test of have_avx2 without a jump to another function (the taken jump cost
- * a measurable part of the call). Nothing before the test may use an AVX
- * instruction: the portable path is a separate function compiled for the
- * baseline target, and the memory clobber keeps the operand loads (the
- * first AVX instructions) after the test. */
-AVX2_FN gefloat gemath_dot4(const gefloat a[4], const gefloat b[4])
-{
-    if (__builtin_expect(!have_avx2, 0)) return dot4_portable(a, b);
-    __asm__ volatile("" ::: "memory");
-    return dot4_avx2(a, b);
-}
-#else
-gefloat gemath_dot4(const gefloat a[4], const gefloat b[4]) { return dot4_portable(a, b); }
-#endif
 
 gefloat gemath_dot3(const gefloat a[3], const gefloat b[3])
 {
