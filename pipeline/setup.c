@@ -442,7 +442,8 @@ bool rast_setup_line(struct rast_prim *p, const struct rast_state *st, const str
         p->compat_full_alpha_blend = full && !tex_alpha;
     }
     if (GT_COMPAT(ATFORCE)) {
-        const struct gt_vout *cv[2] = {v1, v0};
+        /* The provoking vertex first: the only one that counts when flat. */
+        const struct gt_vout *cv[2] = {provoking == 0 ? v0 : v1, provoking == 0 ? v1 : v0};
         p->force_alpha_test = compat_force_alpha_test(st, cv, st->gouraud ? 2 : 1);
     }
     line_plane(&p->pl[RP_Z], v0->z, v1->z);
