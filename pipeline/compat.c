@@ -293,10 +293,12 @@ void compat_pixel(const struct rast_prim *p, const struct rast_state *st, int32_
          * colors are exact. */
         *z = c[0].z == c[1].z && c[0].z == c[2].z ? (uint16_t)c[2].z : 0;
         if (!p->flat_color) {
-            if (memcmp(c[0].c0, c[1].c0, 4) || memcmp(c[0].c0, c[2].c0, 4)) memset(prim, 0, 4);
-            else memcpy(prim, c[2].c0, 4);
-            if (memcmp(c[0].c1, c[1].c1, 3) || memcmp(c[0].c1, c[2].c1, 3)) memset(sec, 0, 3);
-            else memcpy(sec, c[2].c1, 3);
+            bool flat0, flat1;
+            compat_zero_area_flat(p, &flat0, &flat1);
+            if (flat0) memcpy(prim, c[2].c0, 4);
+            else memset(prim, 0, 4);
+            if (flat1) memcpy(sec, c[2].c1, 3);
+            else memset(sec, 0, 3);
         }
         /* Fog: noFog when every vertex has fog >= 1; else the NaN x86
          * produces (sign set) makes ClampFogDepth return 0. */
@@ -352,27 +354,28 @@ void compat_rect_uv_setup(struct rast_prim *p, const struct rast_state *st, cons
                           const struct gt_vout *v1)
 {
 #ifdef GT_PPSSPP_COMPAT
-    /* DrawRectangle: tc0, tc1 (through mode: scaled by the reciprocal of
-     * level 0's size first); stx, sty are the steps over one quad (2
-     * pixels); rowST starts at the centre of the first drawn pixel. */
-    float s0 = to_f(v0->uv[0]), t0 = to_f(v0->uv[1]), s1 = to_f(v1->uv[0]), t1 = to_f(v1->uv[1]);
-    if (st->through) {
-        float rw = 1.0f / (float)(1u << st->smp.wlog[0]), rh = 1.0f / (float)(1u << st->smp.hlog[0]);
-        s0 *= rw, s1 *= rw, t0 *= rh, t1 *= rh;
-    }
+    /* Floats throughout (through mode: texel coordinates scaled to 0..1 by
+     * level 0's size first). Each coordinate runs linearly along one screen
+     * axis between its values at the two vertices: s along x and t along
+     * y when the first vertex is left of the second exactly when it is
+     * above it, else s along y and t along x (a rotated sprite). Setup
+     * keeps each coordinate's value at the rectangle's top-left corner and
+     * its change over two pixels, the step of a 2x2 quad. */
+    const float s[2] = {to_f(v0->uv[0]), to_f(v1->uv[0])}, t[2] = {to_f(v0->uv[1]), to_f(v1->uv[1])};
+    const float sc_s = st->through ? 1.0f / (float)(1u << st->smp.wlog[0]) : 1.0f;
+    const float sc_t = st->through ? 1.0f / (float)(1u << st->smp.hlog[0]) : 1.0f;
     int32_t X0 = v0->x16, Y0 = v0->y16, X1 = v1->x16, Y1 = v1->y16;
     int32_t xl = X0 < X1 ? X0 : X1, xr = X0 < X1 ? X1 : X0;
     int32_t yt = Y0 < Y1 ? Y0 : Y1, yb = Y0 < Y1 ? Y1 : Y0;
-    float diffX = (float)(xr - xl) / 16.0f, diffY = (float)(yb - yt) / 16.0f;
-    float diffS = s1 - s0, diffT = t1 - t0;
+    float w = (float)(xr - xl) / 16.0f, h = (float)(yb - yt) / 16.0f;
+    const int l = X0 < X1 ? 0 : 1, tp = Y0 < Y1 ? 0 : 1; /* the left and the top vertex */
+    const bool rotated = l != tp;
+    float sL = s[l] * sc_s, sR = s[1 - l] * sc_s, sT = s[tp] * sc_s, sB = s[1 - tp] * sc_s;
+    float tL = t[l] * sc_t, tR = t[1 - l] * sc_t, tT = t[tp] * sc_t, tB = t[1 - tp] * sc_t;
     float rs, rt, sxs = 0.0f, sxt = 0.0f, sys = 0.0f, syt = 0.0f;
-    if (X0 < X1) {
-        if (Y0 < Y1) rs = s0, rt = t0, sxs = 2.0f * diffS / diffX, syt = 2.0f * diffT / diffY;
-        else rs = s1, rt = t0, sxt = 2.0f * diffT / diffX, sys = 2.0f * -diffS / diffY;
-    } else {
-        if (Y0 < Y1) rs = s0, rt = t1, sxt = 2.0f * -diffT / diffX, sys = 2.0f * diffS / diffY;
-        else rs = s1, rt = t1, sxs = 2.0f * -diffS / diffX, syt = 2.0f * -diffT / diffY;
-    }
+    if (!rotated) rs = sL, sxs = 2.0f * (sR - sL) / w, rt = tT, syt = 2.0f * (tB - tT) / h;
+    else rs = sT, sys = 2.0f * (sB - sT) / h, rt = tL, sxt = 2.0f * (tR - tL) / w;
+    /* Moved to the centre of the first drawn pixel. */
     float ox = (float)(16 * (int64_t)p->x0 + 8 - xl), oy = (float)(16 * (int64_t)p->y0 + 8 - yt);
     rs += (sxs / 32.0f) * ox, rt += (sxt / 32.0f) * ox;
     rs += (sys / 32.0f) * oy, rt += (syt / 32.0f) * oy;
@@ -388,8 +391,10 @@ void compat_rect_uv(const struct rast_prim *p, const struct rast_state *st, int3
                     int32_t *v, bool round_uv)
 {
 #ifdef GT_PPSSPP_COMPAT
-    /* Quads from the first drawn pixel; rowST += sty per quad row, st +=
-     * stx per quad, then the lane offsets sto4/tto4 (halves of the steps). */
+    /* Summed one quad step at a time, in float, as PPSSPP accumulates it
+     * (not multiplied: the rounding of each sum matters): quad rows from
+     * the first drawn row, quads along the row from the first drawn column,
+     * then half a step for the second column and row inside a quad. */
     const struct compat_vertex *c = p->cv;
     float rs = c[0].s, rt = c[0].t;
     for (int32_t y = p->y0 + 1; y < py; y += 2) rs += c[2].s, rt += c[2].t;
@@ -408,6 +413,18 @@ void compat_rect_uv(const struct rast_prim *p, const struct rast_state *st, int3
 }
 
 /* ---- zeroarea --------------------------------------------------------------- */
+
+void compat_zero_area_flat(const struct rast_prim *p, bool *flat0, bool *flat1)
+{
+#ifdef GT_PPSSPP_COMPAT
+    const struct compat_vertex *c = p->cv;
+    *flat0 = !memcmp(c[0].c0, c[1].c0, 4) && !memcmp(c[0].c0, c[2].c0, 4);
+    *flat1 = !memcmp(c[0].c1, c[1].c1, 3) && !memcmp(c[0].c1, c[2].c1, 3);
+#else
+    (void)p;
+    *flat0 = *flat1 = true;
+#endif
+}
 
 void compat_zero_area_tex(const struct rast_state *st, unsigned *level, unsigned *frac, bool *magnify, int32_t *u,
                           int32_t *v)
@@ -456,8 +473,7 @@ void compat_zero_area_texfunc(const struct gt_pixel_state *ps, bool flat0, bool 
             }
             out[i] = (uint8_t)(r > 255 ? 255 : r);
         }
-        if (flat1)
-            for (int i = 0; i < 3; i++) out[i] = (uint8_t)(out[i] + sec[i] > 255 ? 255 : out[i] + sec[i]);
+        if (flat1) pixel_add_secondary(out, sec, out);
     }
     if (!flat1) out[0] = out[1] = out[2] = 0;
 }
@@ -635,8 +651,10 @@ void compat_trace_pixel(const struct rast_prim *p, const struct rast_state *st, 
 
 /* ---- patch ---------------------------------------------------------------- */
 
-/* The C expressions of SplineCommon.cpp, evaluated left to right in single
- * precision: (1 - t)^3, 3t(1 - t)^2, 3t^2(1 - t), t^3. */
+/* The cubic Bernstein weights of t = i / tess in single precision, t
+ * formed as i times the reciprocal of tess and each product evaluated left
+ * to right, which is how PPSSPP rounds them: (1 - t)^3, 3t(1 - t)^2,
+ * 3t^2(1 - t), t^3. */
 void compat_bezier_weights(unsigned i, unsigned tess, float w[4])
 {
     const float inv = 1.0f / (float)tess;
@@ -647,8 +665,9 @@ void compat_bezier_weights(unsigned i, unsigned tess, float w[4])
     w[3] = t * t * t;
 }
 
-/* Tessellator::Sample with the shortcuts of SampleU / SampleV: a weight
- * vector {1, 0, 0, 0} or {0, 0, 0, 1} passes the end value through. */
+/* One cubic in single precision, summed left to right; a weight vector
+ * {1, 0, 0, 0} or {0, 0, 0, 1} (a patch edge) passes that control value
+ * through untouched, as PPSSPP does. */
 static float bezier_sum(const float p[4], const float w[4])
 {
     if (w[0] == 1.0f) return p[0];

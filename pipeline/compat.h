@@ -233,6 +233,10 @@ void compat_rect_uv(const struct rast_prim *p, const struct rast_state *st, int3
  * NaN reads as TexLog2 2056, CVTTPS2DQ (nearest) and CVTPS2DQ (bilinear)
  * give 0x80000000. Replaces the level, fraction, magnification and the
  * level-0 coordinates (8 fraction bits). */
+/* Whether the primary (flat0) and secondary (flat1) colors are the same at
+ * the three vertices of zero-area triangle p (then PPSSPP's values are
+ * exact; otherwise NaN). */
+void compat_zero_area_flat(const struct rast_prim *p, bool *flat0, bool *flat1);
 void compat_zero_area_tex(const struct rast_state *st, unsigned *level, unsigned *frac, bool *magnify, int32_t *u,
                           int32_t *v);
 /* The texture function of SamplerJit (x86) with an interpolated primary

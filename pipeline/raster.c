@@ -167,15 +167,13 @@ static void shade(const struct rast_prim *p, const struct rast_state *st, struct
         if (GT_COMPAT(ZEROAREA) && p->compat_zero_area) compat_zero_area_tex(st, &l.level, &l.frac, &l.magnify, &u, &v);
         uint32_t tx = sampler_sample(&st->smp, mem, u, v, l.level, l.frac, l.magnify);
         uint8_t texel[4] = {(uint8_t)tx, (uint8_t)(tx >> 8), (uint8_t)(tx >> 16), (uint8_t)(tx >> 24)};
-#ifdef GT_PPSSPP_COMPAT
         if (GT_COMPAT(ZEROAREA) && p->compat_zero_area && !p->flat_color) {
-            const struct compat_vertex *c = p->cv;
-            bool flat0 = !memcmp(c[0].c0, c[1].c0, 4) && !memcmp(c[0].c0, c[2].c0, 4);
-            bool flat1 = !memcmp(c[0].c1, c[1].c1, 3) && !memcmp(c[0].c1, c[2].c1, 3);
+            bool flat0, flat1;
+            compat_zero_area_flat(p, &flat0, &flat1);
             compat_zero_area_texfunc(&st->px, flat0, flat1, prim, texel, sec, out);
-        } else
-#endif
-        pixel_texfunc(&st->px, prim, texel, sec, out);
+        } else {
+            pixel_texfunc(&st->px, prim, texel, sec, out);
+        }
     } else if (!st->px.clear) {
         pixel_add_secondary(prim, sec, out);
     } else {
