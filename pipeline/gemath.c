@@ -368,6 +368,14 @@ static inline const struct vec_consts *vec_consts(void)
 }
 #define VCONST(k, field) _mm_load_si128((const __m128i *)(const void *)(k)->field)
 
+/* vec_consts' sigbytes read directly, for the 128-bit row sums: its lanes
+ * differ, so GCC keeps it a memory operand addressed from the instruction
+ * pointer. Its shuffle starts the longest chain of a row sum (significands,
+ * multiply, largest key); through vec_consts' opaque pointer it would wait
+ * one more cycle, for the pointer's lea. (The 256-bit users keep the
+ * pointer: for them GCC would build the constant with an extra shuffle.) */
+#define SIG_SHUFFLE() _mm_load_si128((const __m128i *)(const void *)vec_consts_tab.sigbytes)
+
 /* canon() of the lanes whose exponent field is 255: +-GEMATH_MAX. */
 AVX2_FN static inline __m128i canon255_avx2(__m128i v, __m128i is255)
 {
@@ -427,7 +435,7 @@ AVX2_FN __attribute__((always_inline)) static inline gefloat row_sum_core_avx2(c
     __m128i m = _mm_min_epu32(ea, eb);
     __m128i x = _mm_srli_epi32(_mm_add_epi32(ea, eb), 23);
     __m128i sgn = _mm_sign_epi32(_mm_sign_epi32(m, va), vb);
-    const __m128i sigbytes = VCONST(k, sigbytes), hidden = VCONST(k, hidden);
+    const __m128i sigbytes = SIG_SHUFFLE(), hidden = VCONST(k, hidden);
     __m128i ma = _mm_or_si128(_mm_shuffle_epi8(va, sigbytes), hidden);
     __m128i mb = _mm_or_si128(_mm_shuffle_epi8(vb, sigbytes), hidden);
     __m128i p = _mm_mullo_epi32(ma, mb);
@@ -506,7 +514,7 @@ AVX2_FN __attribute__((always_inline)) static inline gefloat row_sum_short_avx2(
     __m128i ea = _mm_and_si128(va, expmask), eb = _mm_and_si128(vb, expmask);
     __m128i not255 = _mm_cmpgt_epi32(expmask, _mm_max_epu32(ea, eb));
     __m128i x = _mm_sign_epi32(_mm_srli_epi32(_mm_add_epi32(ea, eb), 23), _mm_min_epu32(ea, eb));
-    const __m128i sigbytes = VCONST(k, sigbytes), hidden = VCONST(k, hidden);
+    const __m128i sigbytes = SIG_SHUFFLE(), hidden = VCONST(k, hidden);
     __m128i ma = _mm_or_si128(_mm_shuffle_epi8(va, sigbytes), hidden);
     __m128i mb = _mm_or_si128(_mm_shuffle_epi8(vb, sigbytes), hidden);
     __m128i p = _mm_mullo_epi32(ma, mb);
