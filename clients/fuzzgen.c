@@ -90,10 +90,25 @@ struct gen {
     uint8_t scratch[128 * 128 * 4];
 };
 
+/* The random draws. Rule: every draw is sequenced. C leaves unspecified
+ * the order in which the operands of |, +, -, << and most other operators
+ * and the arguments of a call are evaluated, and gcc and clang pick
+ * different orders, so two draws in such places give a different case with
+ * another compiler. A seed must give the same case with any compiler (a
+ * saved fuzz case must replay anywhere). So draw into locals, one statement
+ * or declarator each, or use a sequenced form: ?: (its condition first),
+ * || and &&, the comma operator. */
 static uint32_t below(struct gen *g, uint32_t n) { return fuzz_rng_below(&g->r, n); }
 static bool chance(struct gen *g, unsigned percent) { return below(g, 100) < percent; }
 /* A float in [lo, hi) from 24 random bits (exact host arithmetic). */
 static float frand(struct gen *g, float lo, float hi) { return lo + (hi - lo) * (float)below(g, 1u << 24) / 16777216.0f; }
+/* Two register fields: below(na), then below(nb) shifted left by shift. */
+static uint32_t two_fields(struct gen *g, uint32_t na, uint32_t nb, unsigned shift)
+{
+    uint32_t a = below(g, na);
+    uint32_t b = below(g, nb);
+    return a | b << shift;
+}
 static void cmd(struct gen *g, unsigned c, uint32_t data) { dl_cmd(&g->l, c, data); }
 static void cmdf(struct gen *g, unsigned c, float f) { dl_cmd(&g->l, c, dl_float24(f)); }
 
@@ -151,7 +166,7 @@ static void use_target(struct gen *g, const struct target *t)
         g->feat |= 1u << F_REGION1;
     }
     cmd(g, GE_REGION1, rx | ry << 10);
-    cmd(g, GE_REGION2, chance(g, 90) ? 1023 | 1023 << 10 : below(g, 1024) | below(g, 1024) << 10);
+    cmd(g, GE_REGION2, chance(g, 90) ? 1023 | 1023 << 10 : two_fields(g, 1024, 1024, 10));
     viewport(g);
 }
 
@@ -191,16 +206,20 @@ static void random_state(struct gen *g)
     if (depth) g->feat |= 1u << F_DEPTH;
     bool blend = chance(g, 60);
     cmd(g, GE_BLEND_ON, blend);
-    cmd(g, GE_BLEND_MODE, (chance(g, 60) ? 2 | 3 << 4 : below(g, 11) | below(g, 11) << 4) | below(g, 8) << 8);
+    uint32_t factors = chance(g, 60) ? 2 | 3 << 4 : two_fields(g, 11, 11, 4);
+    uint32_t equation = below(g, 8);
+    cmd(g, GE_BLEND_MODE, factors | equation << 8);
     cmd(g, GE_BLEND_FIXA, below(g, 1u << 24)), cmd(g, GE_BLEND_FIXB, below(g, 1u << 24));
     if (blend) g->feat |= 1u << F_BLEND;
     bool stencil = chance(g, 25);
     cmd(g, GE_STENCILTEST_ON, stencil);
-    cmd(g, GE_STENCIL_TEST, below(g, 8) | below(g, 256) << 8 | (chance(g, 70) ? 0xFF : below(g, 256)) << 16);
-    cmd(g, GE_STENCIL_OP, below(g, 6) | below(g, 6) << 8 | below(g, 6) << 16);
+    uint32_t sfunc = below(g, 8), sref = below(g, 256), smask = chance(g, 70) ? 0xFF : below(g, 256);
+    cmd(g, GE_STENCIL_TEST, sfunc | sref << 8 | smask << 16);
+    uint32_t sfail = below(g, 6), zfail = below(g, 6), zpass = below(g, 6);
+    cmd(g, GE_STENCIL_OP, sfail | zfail << 8 | zpass << 16);
     if (stencil) g->feat |= 1u << F_STENCIL;
     cmd(g, GE_ALPHATEST_ON, chance(g, 20));
-    cmd(g, GE_ALPHA_TEST, below(g, 8) | below(g, 256) << 8 | 0xFF << 16);
+    cmd(g, GE_ALPHA_TEST, two_fields(g, 8, 256, 8) | 0xFF << 16);
     cmd(g, GE_COLORTEST_ON, chance(g, 8));
     cmd(g, GE_COLOR_TEST, below(g, 4)), cmd(g, GE_COLOR_REF, below(g, 1u << 24));
     cmd(g, GE_COLOR_TEST_MASK, chance(g, 50) ? 0xFFFFFF : below(g, 1u << 24));
@@ -215,10 +234,11 @@ static void random_state(struct gen *g)
     cmd(g, GE_MIN_Z, chance(g, 85) ? 0 : below(g, 0x8000)), cmd(g, GE_MAX_Z, chance(g, 85) ? 0xFFFF : 0x8000 + below(g, 0x8000));
     cmd(g, GE_MATERIAL_UPDATE + 2, below(g, 1u << 24)), cmd(g, GE_MATERIAL_UPDATE + 5, below(g, 256));
     cmd(g, GE_ANTIALIAS_ON, chance(g, 10));
-    cmd(g, GE_TEX_FUNC, below(g, 5) | (chance(g, 70) ? 0x100 : 0) | (chance(g, 10) ? 0x10000 : 0));
+    uint32_t tfunc = below(g, 5), talpha = chance(g, 70) ? 0x100 : 0, tdouble = chance(g, 10) ? 0x10000 : 0;
+    cmd(g, GE_TEX_FUNC, tfunc | talpha | tdouble);
     cmd(g, GE_TEX_ENV, below(g, 1u << 24));
     cmd(g, GE_TEX_FILTER, chance(g, 50) ? 0 : 1 | 0x100);
-    cmd(g, GE_TEX_WRAP, below(g, 2) | below(g, 2) << 8);
+    cmd(g, GE_TEX_WRAP, two_fields(g, 2, 2, 8));
     cmd(g, GE_CLEAR_MODE, 0);
 }
 
@@ -276,8 +296,11 @@ static void random_vert(struct gen *g, struct vert *v, bool through, unsigned tw
 {
     const struct target *t = &g->cur;
     if (through) {
-        v->x = (float)below(g, t->w + 96) - 48 + (float)below(g, 16) / 16;
-        v->y = (float)below(g, t->h + 96) - 48 + (float)below(g, 16) / 16;
+        /* Whole pixels, then sixteenths. */
+        float xi = (float)below(g, t->w + 96), xf = (float)below(g, 16);
+        v->x = xi - 48 + xf / 16;
+        float yi = (float)below(g, t->h + 96), yf = (float)below(g, 16);
+        v->y = yi - 48 + yf / 16;
         v->z = (float)below(g, 65536);
         v->u = frand(g, -0.25f, 2.0f) * (float)tw, v->v = frand(g, -0.25f, 2.0f) * (float)th;
     } else {
@@ -422,7 +445,8 @@ static void clear_draw(struct gen *g)
 {
     random_state(g);
     cmd(g, GE_TEXTURE_ON, 0);
-    cmd(g, GE_CLEAR_MODE, 1 | (chance(g, 70) ? 0x100 : 0) | (chance(g, 50) ? 0x200 : 0) | (chance(g, 60) ? 0x400 : 0));
+    uint32_t color = chance(g, 70) ? 0x100 : 0, stencil = chance(g, 50) ? 0x200 : 0, depth = chance(g, 60) ? 0x400 : 0;
+    cmd(g, GE_CLEAR_MODE, 1 | color | stencil | depth);
     prim(g, false, 5, 5, 6);
     cmd(g, GE_CLEAR_MODE, 0);
     g->feat |= 1u << F_CLEAR;
@@ -434,9 +458,9 @@ static void transfer(struct gen *g)
     uint32_t src = chance(g, 60) ? g->cur.fb : vram_off(g), dst = chance(g, 40) ? g->cur.fb : vram_off(g);
     cmd(g, GE_TRX_SRC, src & 0xFFFFF0), cmd(g, GE_TRX_SRC_W, 0x04 << 16 | 8 * (1 + below(g, 64)));
     cmd(g, GE_TRX_DST, dst & 0xFFFFF0), cmd(g, GE_TRX_DST_W, 0x04 << 16 | 8 * (1 + below(g, 64)));
-    cmd(g, GE_TRX_SRC_POS, below(g, 64) | below(g, 64) << 10);
-    cmd(g, GE_TRX_DST_POS, below(g, 64) | below(g, 64) << 10);
-    cmd(g, GE_TRX_SIZE, below(g, 128) | below(g, 64) << 10);
+    cmd(g, GE_TRX_SRC_POS, two_fields(g, 64, 64, 10));
+    cmd(g, GE_TRX_DST_POS, two_fields(g, 64, 64, 10));
+    cmd(g, GE_TRX_SIZE, two_fields(g, 128, 64, 10));
     cmd(g, GE_TRX_KICK, below(g, 2));
     regs_flush(g);
     g->feat |= 1u << F_TRANSFER;
@@ -466,7 +490,9 @@ static void bad_addresses(struct gen *g)
         if (chance(g, 50)) {
             vram_texture(g, 0x00001000, 64, below(g, 4), &wlog, &hlog);
         } else {
-            vram_texture(g, GT_VRAM_BASE | vram_off(g), 64, below(g, 4), &wlog, &hlog);
+            uint32_t addr = GT_VRAM_BASE | vram_off(g);
+            unsigned fmt = below(g, 4);
+            vram_texture(g, addr, 64, fmt, &wlog, &hlog);
             cmd(g, GE_TEX_SIZE0, 15 | 15 << 8);
             wlog = hlog = 6;
         }
