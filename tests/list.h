@@ -12,6 +12,7 @@
 #include "list_raster.h"
 #include "list_lod_probe.h"
 #include "list_fuzzcmd.h"
+#include "list_fuzzgen_xcheck.h"
 #include "list_vprobe.h"
 #include "list_proto.h"
 #include "list_server.h"
