@@ -323,13 +323,14 @@ bool rast_setup_triangle(struct rast_prim *p, const struct rast_state *st, const
         p->compat_zero_area = true;
     }
     if (GT_COMPAT(PLANES)) compat_keep_vertices(p, v);
-    if (GT_COMPAT(ATEST)) {
+    if (GT_COMPAT(ATEST) || GT_COMPAT(ATFORCE)) {
+        /* The vertices whose alpha counts: all three when Gouraud, else the
+         * provoking one. */
         const struct gt_vout *cv[3] = {v0, v1, v2};
-        p->no_alpha_test = st->gouraud ? compat_skip_alpha_test(st, cv, 3) : compat_skip_alpha_test(st, &prov, 1);
-    }
-    if (GT_COMPAT(ATFORCE)) {
-        const struct gt_vout *cv[3] = {v0, v1, v2};
-        p->force_alpha_test = st->gouraud ? compat_force_alpha_test(st, cv, 3) : compat_force_alpha_test(st, &prov, 1);
+        const struct gt_vout *const *av = st->gouraud ? cv : &prov;
+        unsigned an = st->gouraud ? 3 : 1;
+        if (GT_COMPAT(ATEST)) p->no_alpha_test = compat_skip_alpha_test(st, av, an);
+        if (GT_COMPAT(ATFORCE)) p->force_alpha_test = compat_force_alpha_test(st, av, an);
     }
     return true;
 }
