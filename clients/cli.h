@@ -16,6 +16,8 @@ int cmd_submit(int argc, char **argv);
 int cmd_batch(int argc, char **argv);
 /* Renders a raw display list described in a text file on a server (clients/cmd_probe.c). */
 int cmd_probe(int argc, char **argv);
+/* Runs the PSP-recorded GE probe jobs and compares CRCs (clients/cmd_exact.c). */
+int cmd_exact(int argc, char **argv);
 
 /* True when argv holds -h or --help. */
 bool cli_wants_help(int argc, char **argv);

@@ -22,6 +22,7 @@ static const char usage[] =
     "  batch --server ADDR[,...] DIR -o OUTDIR  render a directory of dumps on servers,\n"
     "                           resumably, optionally comparing with references\n"
     "  probe --server ADDR FILE -o OUT.png  render a raw display list described in FILE\n"
+    "  exact DIR                run the PSP-recorded GE probe jobs in DIR, compare with the console\n"
     "\n"
     "Run `getile COMMAND --help` for a command's options.\n";
 
@@ -66,6 +67,7 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "submit")) return cmd_submit(argc - 1, argv + 1);
     if (!strcmp(argv[1], "batch")) return cmd_batch(argc - 1, argv + 1);
     if (!strcmp(argv[1], "probe")) return cmd_probe(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "exact")) return cmd_exact(argc - 1, argv + 1);
     fprintf(stderr, "getile: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
 }

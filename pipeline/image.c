@@ -50,7 +50,10 @@ static void png_warning_cb(png_structp png, png_const_charp msg)
     (void)msg;
 }
 
-int gt_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, uint8_t **out, size_t *len, struct gt_diag *d)
+/* Encodes h rows of row_bytes bytes each (already in PNG byte order) as a
+ * PNG of the given bit depth and colour type. */
+static int png_encode_rows(const uint8_t *px, size_t row_bytes, uint32_t w, uint32_t h, int bit_depth, int color_type,
+                           uint8_t **out, size_t *len, struct gt_diag *d)
 {
     struct membuf m = {0};
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_cb, png_warning_cb);
@@ -69,10 +72,10 @@ int gt_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, uint8_t **out, si
         return gt_fail(d, GT_EPNG, "PNG encoding failed");
     }
     png_set_write_fn(png, &m, mem_write_cb, flush_cb);
-    png_set_IHDR(png, info, w, h, 8, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+    png_set_IHDR(png, info, w, h, bit_depth, color_type, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(png, 6);
-    for (uint32_t y = 0; y < h; y++) rows[y] = (png_bytep)(rgba + (size_t)y * w * 4);
+    for (uint32_t y = 0; y < h; y++) rows[y] = (png_bytep)(px + (size_t)y * row_bytes);
     png_write_info(png, info);
     png_write_image(png, rows);
     png_write_end(png, NULL);
@@ -87,12 +90,13 @@ int gt_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, uint8_t **out, si
     return GT_OK;
 }
 
-int gt_png_write_file(const char *path, const uint8_t *rgba, uint32_t w, uint32_t h, struct gt_diag *d)
+int gt_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, uint8_t **out, size_t *len, struct gt_diag *d)
 {
-    uint8_t *buf;
-    size_t len;
-    int rc = gt_png_encode(rgba, w, h, &buf, &len, d);
-    if (rc < 0) return rc;
+    return png_encode_rows(rgba, (size_t)w * 4, w, h, 8, PNG_COLOR_TYPE_RGB_ALPHA, out, len, d);
+}
+
+static int write_whole_file(const char *path, uint8_t *buf, size_t len, struct gt_diag *d)
+{
     FILE *f = fopen(path, "wb");
     if (!f) {
         free(buf);
@@ -102,6 +106,32 @@ int gt_png_write_file(const char *path, const uint8_t *rgba, uint32_t w, uint32_
     free(buf);
     if (fclose(f) != 0 || wr != len) return gt_fail(d, GT_EIO, "cannot write %s", path);
     return GT_OK;
+}
+
+int gt_png_write_gray16(const char *path, const uint16_t *px, uint32_t w, uint32_t h, struct gt_diag *d)
+{
+    size_t n = (size_t)w * h;
+    uint8_t *be = malloc(n ? n * 2 : 1);
+    if (!be) return gt_fail(d, GT_ENOMEM, "out of memory encoding PNG");
+    for (size_t i = 0; i < n; i++) { /* PNG stores 16-bit samples big endian */
+        be[2 * i] = (uint8_t)(px[i] >> 8);
+        be[2 * i + 1] = (uint8_t)px[i];
+    }
+    uint8_t *buf;
+    size_t len;
+    int rc = png_encode_rows(be, (size_t)w * 2, w, h, 16, PNG_COLOR_TYPE_GRAY, &buf, &len, d);
+    free(be);
+    if (rc < 0) return rc;
+    return write_whole_file(path, buf, len, d);
+}
+
+int gt_png_write_file(const char *path, const uint8_t *rgba, uint32_t w, uint32_t h, struct gt_diag *d)
+{
+    uint8_t *buf;
+    size_t len;
+    int rc = gt_png_encode(rgba, w, h, &buf, &len, d);
+    if (rc < 0) return rc;
+    return write_whole_file(path, buf, len, d);
 }
 
 void gt_image_free(struct gt_image *img)

@@ -16,6 +16,8 @@ struct gt_image {
 /* Encodes an RGBA image as PNG into a new buffer (free() it). */
 int gt_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, uint8_t **out, size_t *len, struct gt_diag *d);
 int gt_png_write_file(const char *path, const uint8_t *rgba, uint32_t w, uint32_t h, struct gt_diag *d);
+/* Writes w*h 16-bit values (host order, top row first) as a 16-bit greyscale PNG. */
+int gt_png_write_gray16(const char *path, const uint16_t *px, uint32_t w, uint32_t h, struct gt_diag *d);
 /* Decodes a PNG file of any color type into RGBA. */
 int gt_png_read_file(const char *path, struct gt_image *img, struct gt_diag *d);
 void gt_image_free(struct gt_image *img);

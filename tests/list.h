@@ -21,3 +21,4 @@
 #include "list_setup_probe.h"
 #include "list_probe_misc.h"
 #include "list_probe_mirror.h"
+#include "list_exact.h"
