@@ -165,6 +165,18 @@ static struct vrange buffer_range(const struct rast_state *st, uint32_t addr, ui
                            len >= GT_VRAM_SIZE ? GT_VRAM_SIZE : (uint32_t)len};
 }
 
+/* r widened to whole blocks of the depth scramble of trans (mem_depth_block):
+ * the bytes that depth at r's linear addresses, or a depth view of r, may
+ * touch. */
+static struct vrange depth_widen(struct vrange r, uint32_t trans)
+{
+    if (!r.len) return r;
+    uint32_t blk = mem_depth_block(trans);
+    uint64_t lo = r.lo & ~(uint64_t)(blk - 1), hi = ((uint64_t)r.lo + r.len + blk - 1) & ~(uint64_t)(blk - 1);
+    return (struct vrange){(uint32_t)lo & (GT_VRAM_SIZE - 1),
+                           hi - lo >= GT_VRAM_SIZE ? GT_VRAM_SIZE : (uint32_t)(hi - lo)};
+}
+
 /* The VRAM bytes a textured draw reads (RAM textures: none), and in
  * *addr_out, *len_out the whole address range of its levels (RAM or VRAM). */
 static struct vrange texture_range(const struct rast_state *st, uint32_t *addr_out, uint32_t *len_out)
@@ -182,6 +194,7 @@ static struct vrange texture_range(const struct rast_state *st, uint32_t *addr_o
         if (a + n > hi) hi = a + n;
         if (!mem_is_vram(a)) continue;
         struct vrange l = {a & (GT_VRAM_SIZE - 1), n >= GT_VRAM_SIZE ? GT_VRAM_SIZE : n};
+        if ((a >> 21) & 1) l = depth_widen(l, st->z_trans); /* views 1 and 3 unscramble depth */
         r = vrange_union(r, l);
     }
     *addr_out = lo, *len_out = hi - lo;
@@ -289,7 +302,8 @@ static int place_state(struct binner *b, struct gt_diag *d)
     struct rast_state *cur = &b->cur;
     struct scene *s = b->scene;
     struct vrange fb = buffer_range(cur, cur->fb_addr, cur->fb_stride, cur->fb_bpp);
-    struct vrange z = cur->uses_depth ? buffer_range(cur, cur->z_addr, cur->z_stride, 2) : (struct vrange){0, 0};
+    struct vrange z = cur->uses_depth ? depth_widen(buffer_range(cur, cur->z_addr, cur->z_stride, 2), cur->z_trans)
+                                      : (struct vrange){0, 0};
     uint32_t tex_addr, tex_len;
     struct vrange tex = texture_range(cur, &tex_addr, &tex_len);
 
@@ -422,11 +436,12 @@ static int place_state(struct binner *b, struct gt_diag *d)
 }
 
 /* Whether scene s writes [addr, addr + len) or, for a write, reads it. */
-static bool scene_touches(const struct scene *s, uint32_t addr, uint32_t len, bool write)
+static bool scene_touches(const struct scene *s, uint32_t addr, uint32_t len, bool write, uint32_t trans)
 {
     if (!s->active) return false;
     if (mem_is_vram(addr)) {
         struct vrange r = {addr & (GT_VRAM_SIZE - 1), len >= GT_VRAM_SIZE ? GT_VRAM_SIZE : len};
+        if ((addr >> 21) & 1) r = depth_widen(r, trans); /* a depth view */
         return scene_writes(s, r) || (write && vrange_overlap(r, (struct vrange){s->tex_lo, s->tex_len}));
     }
     /* Drawing writes VRAM only; textures may be read from anywhere. */
@@ -441,12 +456,12 @@ void binner_sync(struct binner *b, uint32_t addr, uint32_t len, bool write)
     uint32_t a = addr & GT_ADDR_MASK;
     if (write && b->cur_tex_len && (!len || (a < b->cur_tex_addr + b->cur_tex_len && b->cur_tex_addr < a + len)))
         b->cur_scene = NULL;
-    if (!len || scene_touches(b->scene, addr, len, write)) {
+    if (!len || scene_touches(b->scene, addr, len, write, b->mem->edram_trans)) {
         binner_flush(b, BIN_FLUSH_SYNC);
         binner_wait(b);
     } else {
         unsigned k = b->ninflight;
-        while (k && !scene_touches(b->inflight[k - 1], addr, len, write)) k--;
+        while (k && !scene_touches(b->inflight[k - 1], addr, len, write, b->mem->edram_trans)) k--;
         retire(b, k); /* the newest scene touching the bytes, and those before it */
     }
 }
@@ -461,7 +476,7 @@ void binner_vertex_reads(struct binner *b, const struct ge_state *st)
 static int draw_state(struct binner *b, const struct ge_state *st, bool imm, uint32_t flags, struct gt_diag *d)
 {
     struct rast_state next;
-    rast_state_snapshot(&next, st);
+    rast_state_snapshot(&next, st, b->mem->edram_trans);
     if (imm) rast_state_apply_imm(&next, st, flags);
     /* The same state keeps its place, unless it reads a self-texture copy:
      * every draw reads its target as it was before that draw. */

@@ -192,6 +192,27 @@ int64_t gemath_to_scaled(gefloat x, int32_t exp2)
     return s ? -(int64_t)mag : (int64_t)mag;
 }
 
+int64_t gemath_uv_scaled(gefloat a, gefloat b, int32_t exp2)
+{
+    uint32_t sa, ma, sb, mb;
+    int32_t ea, eb;
+    unpack(a, &sa, &ea, &ma);
+    unpack(b, &sb, &eb, &mb);
+    if (!ma || !mb) return 0;
+    /* a b = ma mb * 2^(ea + eb - 284): 31 or 32 bits, cut to 24. */
+    uint64_t p = (uint64_t)ma * mb;
+    int cut = (p >> 31) ? 8 : 7;
+    p = p >> cut << cut;
+    int64_t sh = (int64_t)ea + eb - 284 - exp2;
+    uint64_t mag;
+    if (sh >= 30) return (sa ^ sb) ? INT64_MIN : INT64_MAX; /* p * 2^30 >= 2^60 */
+    if (sh >= 0)
+        mag = p << sh;
+    else
+        mag = sh > -64 ? p >> -sh : 0;
+    return (sa ^ sb) ? -(int64_t)mag : (int64_t)mag;
+}
+
 float gemath_to_float(gefloat x)
 {
     float f;
@@ -824,84 +845,105 @@ void gemath_lerp8(const gefloat a[8], const gefloat b[8], unsigned k, gefloat ou
     for (int i = 0; i < 8; i++) out[i] = gemath_lerp(ca[i], cb[i], k);
 }
 
-/* ---- The 128-segment tables: reciprocal and reciprocal square root (§1) ----
+/* ---- The measured tables: reciprocal, reciprocal square root, setup ----
  *
- * §1 fixes the structure (128 linear segments, linear not quadratic) but not
- * the constants. Model choice, not measured: each table covers one octave of
- * the significand m in [2^15, 2^16); segment i = bits 14..8 of m starts at
- * m_i = 2^15 + 256 i, and the value at position j = m & 255 is
- *     floor((K_i * 256 - (K_i - K_{i+1}) * j) / 2^(SEG_FRAC_BITS + 8)),
- * the chord between knots K_i and K_{i+1}, where a knot is the exact function
- * at m_i with SEG_FRAC_BITS extra fraction bits, truncated. So the table is
- * exact (truncated) at every segment start, monotonic, and within one output
- * unit of the exact function everywhere (with 0 extra bits the truncated
- * knots would put it up to 2 units low). The reciprocal square root, whose
- * significand range is two octaves ([1, 4) over the exponent's parity), has
- * one such 128-segment table per parity: a single 128-segment table over
- * [1, 4) (64 segments per octave) would be up to 1.5 units off. The knot
- * functions below are the one place to change when a measurement says
- * otherwise. */
-#define SEG_FRAC_BITS 16
-#define SEG_COUNT 128
-
-/* One 128-segment table: start[i] = K_i * 256, step[i] = K_i - K_{i+1}. */
-struct seg_table {
-    uint64_t start[SEG_COUNT];
-    uint64_t step[SEG_COUNT];
+ * All three were measured on a PSP (ppsspp-site docs/psp-hardware/gpu/
+ * ge-arithmetic.md: "The reciprocal", "The reciprocal square root", "The
+ * setup reciprocal"). The numbers below are that measurement, taken over as
+ * data from PPSSPP's GPU/Software/GEMath.cpp (geRecipSegments,
+ * geRsqrtSegments, geSetupRecip), where they were fit to probe readbacks.
+ *
+ * The reciprocal and the reciprocal square root: 128 segments over the 15
+ * stored mantissa bits i of the argument, segment s = i >> 8 and position
+ * x = i & 255, value q = (64 B[s] + 63 + M[s] x) >> 7 in units of 2^-16
+ * (B in units of 2^-17, M in 2^-23 per step, 63 a bias below one half).
+ * The reciprocal is 1 / 1.i; the reciprocal square root has one table for
+ * even exponents (1 / sqrt(1.i)) and one for odd (1 / sqrt(2 * 1.i)). */
+struct hw_segment {
+    int32_t base, slope;
 };
 
-static struct seg_table recip_tab, rsqrt_even_tab, rsqrt_odd_tab;
+static const struct hw_segment recip_seg[128] = {
+    {131072, -254}, {130055, -250}, {129054, -246}, {128071, -243}, {127099, -239}, {126143, -235}, {125203, -232}, {124274, -228},
+    {123361, -225}, {122461, -222}, {121574, -219}, {120700, -216}, {119836, -212}, {118986, -209}, {118150, -207}, {117323, -204},
+    {116508, -201}, {115704, -198}, {114913, -196}, {114130, -193}, {113358, -190}, {112599, -188}, {111847, -185}, {111107, -183},
+    {110375, -180}, {109654, -178}, {108943, -176}, {108239, -173}, {107545, -171}, {106861, -169}, {106184, -167}, {105517, -165},
+    {104858, -163}, {104206, -161}, {103563, -159}, {102927, -157}, {102300, -155}, {101680, -153}, {101067, -151}, {100463, -150},
+    {99865, -148}, {99273, -146}, {98689, -144}, {98113, -143}, {97542, -141}, {96977, -139}, {96421, -138}, {95869, -136},
+    {95326, -135}, {94786, -133}, {94255, -132}, {93727, -130}, {93207, -129}, {92691, -127}, {92182, -126}, {91680, -125},
+    {91180, -123}, {90688, -122}, {90201, -121}, {89717, -119}, {89240, -118}, {88769, -117}, {88302, -116}, {87838, -114},
+    {87381, -113}, {86928, -112}, {86481, -111}, {86037, -110}, {85599, -109}, {85164, -108}, {84732, -106}, {84307, -105},
+    {83885, -104}, {83468, -103}, {83055, -102}, {82646, -101}, {82241, -100}, {81839, -99}, {81442, -98}, {81049, -97},
+    {80659, -96}, {80275, -96}, {79892, -95}, {79513, -94}, {79138, -93}, {78766, -92}, {78398, -91}, {78033, -90},
+    {77673, -90}, {77315, -89}, {76960, -88}, {76608, -87}, {76260, -86}, {75914, -85}, {75574, -85}, {75234, -84},
+    {74898, -83}, {74564, -82}, {74236, -82}, {73908, -81}, {73584, -80}, {73264, -80}, {72944, -79}, {72628, -78},
+    {72316, -78}, {72005, -77}, {71697, -76}, {71393, -76}, {71090, -75}, {70789, -74}, {70493, -74}, {70197, -73},
+    {69906, -73}, {69615, -72}, {69327, -71}, {69042, -71}, {68759, -70}, {68479, -70}, {68200, -69}, {67925, -69},
+    {67650, -68}, {67378, -67}, {67109, -67}, {66841, -66}, {66577, -66}, {66313, -65}, {66052, -65}, {65793, -64},
+};
 
-/* Reciprocal knot: 2^31 / m with SEG_FRAC_BITS fraction bits, truncated
- * (2^31 / m in (2^15, 2^16] is the output significand of 1/m). */
-static uint64_t recip_knot(uint32_t m)
+static const struct hw_segment rsqrt_seg_even[128] = {
+    {131072, -127}, {130562, -125}, {130059, -124}, {129562, -122}, {129070, -121}, {128584, -120}, {128103, -118}, {127628, -117},
+    {127158, -116}, {126693, -114}, {126233, -113}, {125778, -112}, {125328, -111}, {124883, -110}, {124443, -108}, {124007, -107},
+    {123575, -106}, {123149, -105}, {122726, -104}, {122308, -103}, {121894, -102}, {121484, -101}, {121079, -100}, {120677, -99},
+    {120279, -98}, {119886, -97}, {119496, -96}, {119110, -95}, {118727, -94}, {118349, -93}, {117974, -92}, {117602, -92},
+    {117234, -91}, {116869, -90}, {116508, -89}, {116150, -88}, {115795, -87}, {115444, -87}, {115096, -86}, {114751, -85},
+    {114409, -84}, {114070, -83}, {113734, -83}, {113400, -82}, {113070, -81}, {112743, -81}, {112419, -80}, {112097, -79},
+    {111778, -79}, {111462, -78}, {111148, -77}, {110837, -77}, {110529, -76}, {110223, -75}, {109920, -75}, {109619, -74},
+    {109321, -73}, {109025, -73}, {108732, -72}, {108441, -72}, {108152, -71}, {107865, -71}, {107581, -70}, {107299, -69},
+    {107019, -69}, {106742, -68}, {106466, -68}, {106193, -67}, {105922, -67}, {105652, -66}, {105385, -66}, {105120, -65},
+    {104857, -65}, {104596, -64}, {104337, -64}, {104079, -63}, {103824, -63}, {103570, -62}, {103319, -62}, {103069, -62},
+    {102821, -61}, {102575, -61}, {102330, -60}, {102087, -60}, {101846, -59}, {101607, -59}, {101369, -59}, {101133, -58},
+    {100899, -58}, {100666, -57}, {100435, -57}, {100205, -56}, {99977, -56}, {99751, -56}, {99526, -55}, {99303, -55},
+    {99081, -55}, {98860, -54}, {98641, -54}, {98424, -54}, {98208, -53}, {97993, -53}, {97780, -52}, {97568, -52},
+    {97357, -52}, {97148, -51}, {96940, -51}, {96734, -51}, {96529, -50}, {96325, -50}, {96122, -50}, {95921, -50},
+    {95721, -49}, {95522, -49}, {95325, -49}, {95128, -48}, {94933, -48}, {94739, -48}, {94546, -47}, {94355, -47},
+    {94164, -47}, {93975, -47}, {93787, -46}, {93600, -46}, {93414, -46}, {93229, -45}, {93046, -45}, {92863, -45},
+};
+
+static const struct hw_segment rsqrt_seg_odd[128] = {
+    {92681, -89}, {92321, -88}, {91966, -87}, {91614, -86}, {91266, -85}, {90923, -84}, {90583, -84}, {90247, -83},
+    {89914, -82}, {89585, -81}, {89260, -80}, {88939, -79}, {88620, -78}, {88306, -77}, {87994, -77}, {87686, -76},
+    {87381, -75}, {87079, -74}, {86780, -73}, {86485, -73}, {86192, -72}, {85902, -71}, {85615, -70}, {85331, -70},
+    {85050, -69}, {84772, -68}, {84496, -68}, {84223, -67}, {83953, -66}, {83685, -66}, {83420, -65}, {83157, -65},
+    {82897, -64}, {82639, -63}, {82383, -63}, {82130, -62}, {81880, -62}, {81631, -61}, {81385, -61}, {81141, -60},
+    {80899, -59}, {80659, -59}, {80422, -58}, {80186, -58}, {79953, -57}, {79721, -57}, {79492, -56}, {79264, -56},
+    {79039, -55}, {78815, -55}, {78594, -54}, {78374, -54}, {78156, -54}, {77940, -53}, {77725, -53}, {77512, -52},
+    {77302, -52}, {77092, -51}, {76885, -51}, {76679, -51}, {76475, -50}, {76272, -50}, {76071, -49}, {75872, -49},
+    {75674, -49}, {75478, -48}, {75283, -48}, {75090, -47}, {74898, -47}, {74707, -47}, {74519, -46}, {74331, -46},
+    {74145, -46}, {73960, -45}, {73777, -45}, {73595, -45}, {73415, -44}, {73235, -44}, {73057, -44}, {72881, -43},
+    {72705, -43}, {72531, -43}, {72358, -42}, {72186, -42}, {72016, -42}, {71847, -42}, {71679, -41}, {71512, -41},
+    {71346, -41}, {71181, -40}, {71018, -40}, {70856, -40}, {70694, -40}, {70534, -39}, {70375, -39}, {70217, -39},
+    {70060, -38}, {69905, -38}, {69750, -38}, {69596, -38}, {69443, -37}, {69291, -37}, {69141, -37}, {68991, -37},
+    {68842, -36}, {68694, -36}, {68547, -36}, {68401, -36}, {68256, -36}, {68112, -35}, {67969, -35}, {67826, -35},
+    {67685, -35}, {67544, -34}, {67405, -34}, {67266, -34}, {67128, -34}, {66991, -34}, {66854, -33}, {66719, -33},
+    {66584, -33}, {66450, -33}, {66317, -33}, {66185, -32}, {66054, -32}, {65923, -32}, {65793, -32}, {65664, -32},
+};
+
+static const int16_t setup_slope[256] = {
+    -257, -254, -252, -250, -248, -246, -244, -242, -240, -238, -237, -235, -233, -231, -230, -228,
+    -226, -225, -223, -221, -220, -218, -217, -215, -213, -212, -210, -209, -208, -206, -205, -203,
+    -202, -200, -199, -198, -196, -195, -194, -192, -191, -190, -188, -187, -186, -185, -183, -182,
+    -181, -180, -179, -178, -176, -175, -174, -173, -172, -171, -170, -169, -168, -166, -165, -164,
+    -163, -162, -161, -160, -159, -158, -157, -156, -155, -154, -154, -153, -152, -151, -150, -149,
+    -148, -147, -146, -145, -145, -144, -143, -142, -141, -140, -140, -139, -138, -137, -136, -136,
+    -135, -134, -133, -133, -132, -131, -130, -130, -129, -128, -128, -127, -126, -125, -125, -124,
+    -123, -123, -122, -121, -121, -120, -119, -119, -118, -118, -117, -116, -116, -115, -114, -114,
+    -113, -113, -112, -112, -111, -110, -110, -109, -109, -108, -108, -107, -106, -106, -105, -105,
+    -104, -104, -103, -103, -102, -102, -101, -101, -100, -100, -99, -99, -98, -98, -97, -97,
+    -96, -96, -96, -95, -95, -94, -94, -93, -93, -92, -92, -92, -91, -91, -90, -90,
+    -89, -89, -89, -88, -88, -87, -87, -87, -86, -86, -85, -85, -85, -84, -84, -83,
+    -83, -83, -82, -82, -82, -81, -81, -81, -80, -80, -79, -79, -79, -78, -78, -78,
+    -77, -77, -77, -76, -76, -76, -75, -75, -75, -74, -74, -74, -74, -73, -73, -73,
+    -72, -72, -72, -71, -71, -71, -71, -70, -70, -70, -69, -69, -69, -69, -68, -68,
+    -68, -67, -67, -67, -67, -66, -66, -66, -66, -65, -65, -65, -65, -64, -64, -64,
+};
+
+/* The table's value for significand m (0x8000..0xFFFF): (2^15, 2^16]. */
+static inline uint32_t seg_eval(const struct hw_segment *t, uint32_t m)
 {
-    return (1ull << (31 + SEG_FRAC_BITS)) / m;
-}
-
-__extension__ typedef unsigned __int128 u128;
-
-/* floor(sqrt(num / m)) for num < 2^80: the largest r with r^2 * m <= num. */
-static uint64_t isqrt_ratio(u128 num, uint32_t m)
-{
-    uint64_t r = 0;
-    for (int bit = 39; bit >= 0; bit--) {
-        uint64_t c = r | (1ull << bit);
-        if ((u128)c * c * m <= num) r = c;
-    }
-    return r;
-}
-
-/* Reciprocal square root knots, output significand in units of 2^-16 with
- * SEG_FRAC_BITS fraction bits, truncated: even exponents need
- * 2^16 * (m / 2^15)^-1/2, odd ones 2^16 * (2m / 2^15)^-1/2. */
-static uint64_t rsqrt_even_knot(uint32_t m)
-{
-    return isqrt_ratio((u128)1 << (2 * SEG_FRAC_BITS + 47), m);
-}
-
-static uint64_t rsqrt_odd_knot(uint32_t m)
-{
-    return isqrt_ratio((u128)1 << (2 * SEG_FRAC_BITS + 46), m);
-}
-
-/* Fills a table from its knot function. */
-static void seg_fill(struct seg_table *t, uint64_t (*knot)(uint32_t))
-{
-    uint64_t k = knot(32768u);
-    for (uint32_t i = 0; i < SEG_COUNT; i++) {
-        uint64_t next = knot(32768u + 256u * (i + 1));
-        t->start[i] = k * 256;
-        t->step[i] = k - next;
-        k = next;
-    }
-}
-
-/* The table's value for significand m (0x8000..0xFFFF). */
-static inline uint32_t seg_eval(const struct seg_table *t, uint32_t m)
-{
-    uint32_t i = (m >> 8) & (SEG_COUNT - 1), j = m & 255u;
-    return (uint32_t)((t->start[i] - t->step[i] * j) >> (SEG_FRAC_BITS + 8));
+    uint32_t i = (m >> 8) & 127u, x = m & 255u;
+    return (uint32_t)((64 * t[i].base + 63 + t[i].slope * (int32_t)x) >> 7);
 }
 
 gefloat gemath_recip(gefloat x)
@@ -910,9 +952,9 @@ gefloat gemath_recip(gefloat x)
     int32_t e;
     unpack(x, &s, &e, &m);
     if (m == 0) return (s << 31) | GEMATH_MAX;
-    /* 1/x = (2^31 / m) * 2^(111 - e): a 16-bit significand has biased
-     * exponent 253 - e (the table gives 2^16 only at m = 2^15). */
-    return pack_norm(s, seg_eval(&recip_tab, m), 253 - e);
+    /* 1/x = (q / 2^16) * 2^(127 - e) with q in (2^15, 2^16]: a 16-bit
+     * significand has biased exponent 253 - e. */
+    return pack_norm(s, seg_eval(recip_seg, m), 253 - e);
 }
 
 gefloat gemath_rsqrt(gefloat x)
@@ -921,80 +963,48 @@ gefloat gemath_rsqrt(gefloat x)
     int32_t e;
     unpack(x, &s, &e, &m);
     if (m == 0) return GEMATH_MAX;
-    /* |x| = f * 2^u with f = m / 2^15 and u = e - 127. For even u,
-     * rsqrt = f^-1/2 * 2^-(u/2); for odd u, (2f)^-1/2 * 2^-((u-1)/2). */
+    /* |x| = f * 2^u with f = m / 2^15 and u = e - 127: rsqrt = q * 2^-16 *
+     * 2^-floor(u / 2), q from the table of u's parity. */
     int32_t u = e - 127;
     int32_t odd = (int32_t)(~(uint32_t)e & 1u); /* u odd <=> e even */
     int32_t half = (u - odd) / 2;
-    uint32_t v = seg_eval(odd ? &rsqrt_odd_tab : &rsqrt_even_tab, m);
+    uint32_t v = seg_eval(odd ? rsqrt_seg_odd : rsqrt_seg_even, m);
     /* v * 2^(-16 - half): biased exponent 126 - half for 16-bit v. */
     return pack_norm(0, v, 126 - half);
 }
 
-/* ---- The triangle-area reciprocal (§2) ----
- *
- * 256 segments of 256 indices. §2 fixes the knots of segments 1..255: the
- * exact reciprocal at the segment start, rounded down to a multiple of 16.
- * Model choices, not measured:
- *  - the exact function is 2^GEMATH_AREA_RECIP_LOG2 / index (gemath.h), 35 so
- *    that the knots of the upper half (normalised 16-bit indices) keep 16
- *    significant bits above their 4 zero bits;
- *  - within a segment the value is the chord to the next knot, truncated:
- *    floor((K_s * 256 - (K_s - K_{s+1}) * j) / 256); K_256 = 2^N / 65536;
- *  - the first segment (area_first_segment): index 0 gives 2^N (as index 1
- *    does), indices 1..255 give the exact reciprocal floor(2^N / index). */
-#define AREA_KNOT_GRAIN 16 /* §2: knots are multiples of 16 */
+/* The setup reciprocal: 256 segments over the 16 bits below the leading one
+ * of the doubled area, segment s = index >> 8, position x = index & 255,
+ * q = (2 K[s] + M[s] x) >> 8. Every knot but segment 0's is the exact
+ * segment start rounded down to a multiple of 16, floor(2^39 / (65536 +
+ * 256 s) / 16) * 16; segment 0's is 8388735 (127 above 2^23); the slopes M
+ * are the measured table setup_slope (mostly the chord, 105 and 106 both
+ * -128). */
+static int32_t setup_knot[256];
 
-static uint64_t area_start[256], area_step[256], area_first[256];
-
-/* Knot s (1..256): the exact reciprocal at index 256 s, rounded down to a
- * multiple of AREA_KNOT_GRAIN. */
-static uint64_t area_knot(uint32_t s)
+uint32_t gemath_setup_recip(uint64_t det, unsigned *e)
 {
-    uint64_t exact = (1ull << GEMATH_AREA_RECIP_LOG2) / (256u * s);
-    return exact / AREA_KNOT_GRAIN * AREA_KNOT_GRAIN;
+    if (!det) {
+        *e = 0;
+        return 0;
+    }
+    unsigned lg = 63u - (unsigned)__builtin_clzll(det);
+    *e = lg;
+    uint64_t top = lg >= 16 ? det >> (lg - 16) : det << (16 - lg); /* 65536..131071 */
+    uint32_t index = (uint32_t)top - 65536u, s = index >> 8, x = index & 255u;
+    return (uint32_t)((2 * (int64_t)setup_knot[s] + setup_slope[s] * (int32_t)x) >> 8);
 }
 
-/* Segment 0, index n (model choice, see above). */
-static uint64_t area_first_segment(uint32_t n)
-{
-    return (1ull << GEMATH_AREA_RECIP_LOG2) / (n ? n : 1u);
-}
-
-uint64_t gemath_area_recip(uint16_t index)
-{
-    uint32_t s = index >> 8, j = index & 255u;
-    if (s == 0) return area_first[j];
-    return (area_start[s] - area_step[s] * j) >> 8;
-}
-
-uint64_t gemath_area_recip32(uint32_t area, unsigned *shift)
-{
-    unsigned sh = 0;
-    if (area >> 16) sh = 16u - (unsigned)__builtin_clz(area);
-    *shift = sh;
-    return gemath_area_recip((uint16_t)(area >> sh));
-}
-
-/* Builds all tables once, before main() (they are pure functions of the
- * model constants above, so no locking is ever needed), and picks the row
- * sum's implementation. */
+/* Builds the knots once, before main() (a pure function of the constants,
+ * so no locking is ever needed), and picks the row sum's implementation. */
 __attribute__((constructor)) static void tables_init(void)
 {
 #ifdef GEMATH_AVX2
     __builtin_cpu_init();
     have_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
 #endif
-    seg_fill(&recip_tab, recip_knot);
-    seg_fill(&rsqrt_even_tab, rsqrt_even_knot);
-    seg_fill(&rsqrt_odd_tab, rsqrt_odd_knot);
-    area_start[0] = area_step[0] = 0;
-    for (uint32_t s = 1; s < 256; s++) {
-        uint64_t k = area_knot(s), next = area_knot(s + 1);
-        area_start[s] = k * 256;
-        area_step[s] = k - next;
-    }
-    for (uint32_t n = 0; n < 256; n++) area_first[n] = area_first_segment(n);
+    setup_knot[0] = 8388735;
+    for (uint32_t s = 1; s < 256; s++) setup_knot[s] = (int32_t)((1ull << 39) / (65536u + 256u * s) / 16 * 16);
 }
 
 /* ---- Lighting (§3) ---- */

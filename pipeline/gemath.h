@@ -79,6 +79,11 @@ gefloat gemath_from_scaled(int64_t m, int32_t exp2);
 /* x / 2^exp2 truncated toward zero to an integer; saturates at
  * [-2^62, 2^62] (values at or beyond 2^62 give INT64_MIN / INT64_MAX). */
 int64_t gemath_to_scaled(gefloat x, int32_t exp2);
+/* The per-pixel texture coordinate product of ge-arithmetic.md "Texture
+ * coordinates per pixel": a * b exactly, kept to 24 significant bits
+ * (truncated), then divided by 2^exp2 and truncated toward zero to an
+ * integer (saturated near 2^60). */
+int64_t gemath_uv_scaled(gefloat a, gefloat b, int32_t exp2);
 /* Host float conversions, exact. For output and tests only: no transform
  * arithmetic may run in host floats. */
 float gemath_to_float(gefloat x);
@@ -125,29 +130,19 @@ void gemath_mat44_mul_mat43(const gefloat proj[16], const gefloat m[12], gefloat
 
 /* ---- Tables (§1, §2) ---- */
 
-/* 1/x for the perspective divide: 128 linear segments over the significand
- * (GE-HARDWARE.md §1). Within one output unit of the exact reciprocal,
- * exact (truncated) at every segment start, monotonic. */
+/* 1/x for the perspective divide: the measured 128-segment table
+ * (ge-arithmetic.md "The reciprocal"; gemath.c). */
 gefloat gemath_recip(gefloat x);
-/* 1/sqrt(|x|) for normalisation: 128 linear segments over the significand,
- * one such table per exponent parity (§1; see gemath.c). Within one
- * output unit of the exact function, exact (truncated) at segment starts. */
+/* 1/sqrt(|x|) for normalisation: the measured 128-segment tables, one per
+ * exponent parity (ge-arithmetic.md "The reciprocal square root"). */
 gefloat gemath_rsqrt(gefloat x);
 
-/* log2 of the area table's exact function: the table approximates
- * 2^GEMATH_AREA_RECIP_LOG2 / index. Model choice, not measured (see
- * gemath.c). */
-#define GEMATH_AREA_RECIP_LOG2 35
-/* The triangle-area reciprocal of §2 for a 16-bit index: 256 segments of 256
- * indices; segments 1..255 interpolate linearly between knots that are the
- * exact reciprocal at the segment start rounded down to a multiple of 16.
- * Segment 0 (indices 0..255) is the model choice documented in
- * gemath.c. Result approximates 2^GEMATH_AREA_RECIP_LOG2 / index. */
-uint64_t gemath_area_recip(uint16_t index);
-/* The same for any 32-bit area: index = area >> *shift with the smallest
- * shift that fits 16 bits (small areas are used unnormalised), so
- * 1/area ~= result / 2^(GEMATH_AREA_RECIP_LOG2 + *shift). Model choice. */
-uint64_t gemath_area_recip32(uint32_t area, unsigned *shift);
+/* The setup reciprocal of triangle and line setup (ge-arithmetic.md "The
+ * setup reciprocal"; gemath.c): for det > 0, *e = floor(log2 det) and the
+ * result q ~ 2^(*e + 16) / det, in (2^15, 2^16].
+ * A plane gradient is floor(n * q / 2^(*e + 2)): n / det with 14 fraction
+ * bits. det 0 gives 0. */
+uint32_t gemath_setup_recip(uint64_t det, unsigned *e);
 
 /* ---- Lighting (§3) ---- */
 

@@ -36,21 +36,72 @@ void mem_clear(struct gt_mem *m)
     m->edram_trans = 0x400;
 }
 
-/* The swizzled depth views (1 and 3) present VRAM through an address
- * permutation the hardware applies for depth buffers (GE-HARDWARE.md §6).
- * Model choice, not measured: the permutation is not documented anywhere we
- * can read, and PPSSPP's software renderer (our reference images) reads these
- * views linearly, so all four views are currently the identity. PPSSPP's
- * hardware backends assume one permutation for the depth of a 32-bit
- * target read through view 1 (bits 4 to 8 of x rotated right by one, from
- * a game report, not a measurement); a candidate if a probe shows one.
- * Change this one function when the layout is measured; callers never
- * assume linearity across views (mem_ptr refuses ranges that cross a view).
- * Test: probe_mirror_depth_through_views. */
+/* The depth scramble, measured (ppsspp-site docs/psp-hardware/gpu/
+ * image-formats.md, "The depth buffer layout"): the GE stores the depth
+ * pixel whose linear VRAM offset is off at this offset instead. It works on
+ * the absolute offset and depends only on whether the colour buffer drawn
+ * to is 32-bit and on the eDRAM address translation T:
+ *   T = 0: with a 32-bit colour buffer bits 9 and 10 swap; then XOR 0x600.
+ *   else:  with a 32-bit colour buffer the field of bits 5 up to
+ *          ceil(log2 T) - 1 rotates left by one (its top bit wraps to bit 5);
+ *          then XOR ((T << 3) | 0x40).
+ * Measured for T = 0, 0x200, 0x400, 0x800, 0x1000; other values follow the
+ * same formula (a model choice), with the field kept inside VRAM's 21 bits
+ * and the result wrapped to VRAM. */
+static unsigned rot_bits(uint32_t trans)
+{
+    unsigned bits = 0;
+    while (bits < 16 && (1u << (bits + 5)) < trans) bits++;
+    return bits;
+}
+
+static uint32_t scramble_xor(uint32_t trans)
+{
+    return (trans ? (trans << 3) | 0x40 : 0x600) & (GT_VRAM_SIZE - 1);
+}
+
+uint32_t mem_depth_offset(uint32_t trans, bool color32, uint32_t off)
+{
+    off &= GT_VRAM_SIZE - 1;
+    if (color32 && !trans) {
+        uint32_t b9 = off >> 9 & 1, b10 = off >> 10 & 1;
+        off = (off & ~0x600u) | b9 << 10 | b10 << 9;
+    } else if (color32) {
+        unsigned bits = rot_bits(trans);
+        if (bits >= 2) {
+            uint32_t mask = ((1u << bits) - 1) << 5, f = (off & mask) >> 5;
+            f = ((f << 1) | (f >> (bits - 1))) & ((1u << bits) - 1);
+            off = (off & ~mask) | f << 5;
+        }
+    }
+    return (off ^ scramble_xor(trans)) & (GT_VRAM_SIZE - 1);
+}
+
+uint32_t mem_depth_block(uint32_t trans)
+{
+    uint32_t touched = scramble_xor(trans) | 0x7E0; /* the XOR, bits 5-10 (T = 0's swap) */
+    if (trans) touched |= ((1u << rot_bits(trans)) - 1) << 5;
+    uint32_t block = 1;
+    while (block <= touched && block < GT_VRAM_SIZE) block <<= 1;
+    return block;
+}
+
+/* The bytes from off on that stay contiguous in a depth view: the scramble
+ * leaves the bits below its lowest touched bit alone. */
+static uint32_t depth_view_run(uint32_t trans, uint32_t off)
+{
+    uint32_t low = scramble_xor(trans) | 0x20; /* the rotation and the swap start at bit 5 or above */
+    low &= -low;
+    return low - (off & (low - 1));
+}
+
+/* Views 1 and 3 undo the scramble (image-formats.md, "The unswizzling
+ * mirrors"): 0x04200000 shows depth drawn with a 16-bit colour buffer
+ * linearly, 0x04600000 depth drawn with a 32-bit one. Views 0 and 2 show
+ * memory as it is. Tests: probe_mirror_depth_through_views, mem_depth_*. */
 uint32_t mem_vram_view_offset(const struct gt_mem *m, unsigned view, uint32_t off)
 {
-    (void)m;
-    (void)view;
+    if (view == 1 || view == 3) return mem_depth_offset(m->edram_trans, view == 3, off);
     return off & (GT_VRAM_SIZE - 1);
 }
 
@@ -74,8 +125,9 @@ static uint8_t *resolve(const struct gt_mem *m, uint32_t addr, uint32_t *avail)
         unsigned view = rel >> 21;
         uint32_t off = rel & (GT_VRAM_SIZE - 1);
         uint32_t host = mem_vram_view_offset(m, view, off);
-        /* Contiguity is only promised for linear views, inside one view. */
-        *avail = (view == 0 || view == 2 || host == off) ? GT_VRAM_SIZE - off : 1;
+        /* Contiguity is only promised for linear views, inside one view;
+         * the depth views keep the runs their scramble leaves alone. */
+        *avail = (view == 0 || view == 2) ? GT_VRAM_SIZE - off : depth_view_run(m->edram_trans, off);
         return m->vram + host;
     }
     if (addr >= GT_SCRATCH_BASE && addr < GT_SCRATCH_BASE + GT_SCRATCH_SIZE) {

@@ -31,8 +31,17 @@ void mem_free(struct gt_mem *m);
 /* Zeroes all memory. */
 void mem_clear(struct gt_mem *m);
 
-/* Offset inside VRAM that `view` (0-3) maps `off` (0..GT_VRAM_SIZE-1) to. */
+/* Offset inside VRAM that `view` (0-3) maps `off` (0..GT_VRAM_SIZE-1) to:
+ * views 1 and 3 undo the depth scramble of 16-bit and 32-bit colour buffers. */
 uint32_t mem_vram_view_offset(const struct gt_mem *m, unsigned view, uint32_t off);
+/* Where the GE stores the depth pixel whose linear VRAM offset is off, for
+ * eDRAM address translation trans, drawing to a 32-bit colour buffer or not
+ * (the measured depth scramble; mem.c). */
+uint32_t mem_depth_offset(uint32_t trans, bool color32, uint32_t off);
+/* The power-of-two size of the aligned VRAM blocks inside which the depth
+ * scramble of trans moves bytes: a linear range widened to whole blocks
+ * holds every byte it scrambles to. */
+uint32_t mem_depth_block(uint32_t trans);
 
 /* Host pointer to `len` contiguous bytes at `addr`, or NULL when any of them
  * is unmapped or the range is not contiguous in host memory (it crosses the

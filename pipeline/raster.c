@@ -41,12 +41,12 @@ static int64_t plane_at(const struct rast_plane *pl, int64_t X, int64_t Y, int32
 
 static uint8_t clamp8(int64_t v) { return v < 0 ? 0 : v > 255 ? 255 : (uint8_t)v; }
 
-/* The sample position of pixel coordinate px in 1/16 pixel: triangles
- * sample at 16 px + 7 (PPSSPP TriangleEdge::Start), rectangles at the
- * centre 16 px + 8 (DrawRectangle). */
+/* The sample position of pixel coordinate px in 1/16 pixel: the centre,
+ * 16 px + 8 (ge-raster-pipeline.md "Triangle coverage", "Planes"). */
 static int64_t sample_pos(const struct rast_prim *p, int32_t px)
 {
-    return (int64_t)px * 16 + (p->kind == RAST_RECT ? 8 : 7);
+    (void)p;
+    return (int64_t)px * 16 + 8;
 }
 
 /* Texture coordinates (level-0 texels, 8 fraction bits) from plane values,
@@ -61,17 +61,27 @@ static void tex_coords(const struct rast_prim *p, const struct rast_state *st, i
         *w = GEMATH_ONE;
         return;
     }
+    /* ge-arithmetic.md "Texture coordinates per pixel": the planes floored,
+     * each value cut to a GE float, u = s R(q) kept to 24 bits; then the
+     * texel position in 1/16 texel, truncated toward zero (level-0 texels:
+     * through mode coordinates are texels, others scale by the size). */
     const struct gt_sampler *smp = &st->smp;
-    gefloat q = gemath_from_scaled(qv, p->exp[2] - RAST_PLANE_FRAC);
+    gefloat q = gemath_from_scaled(qv >> RAST_PLANE_FRAC, p->exp[2]);
+    *w = GEMATH_ONE;
+    if ((q >> 31) || !(q & 0x7F800000u)) {
+        *u = *v = 0;
+        return;
+    }
     gefloat rq = gemath_recip(q);
-    gefloat s = gemath_mul(gemath_from_scaled(sv, p->exp[0] - RAST_PLANE_FRAC), rq);
-    gefloat t = gemath_mul(gemath_from_scaled(tv, p->exp[1] - RAST_PLANE_FRAC), rq);
+    gefloat s = gemath_from_scaled(sv >> RAST_PLANE_FRAC, p->exp[0]);
+    gefloat t = gemath_from_scaled(tv >> RAST_PLANE_FRAC, p->exp[1]);
+    int32_t lw = st->through ? 0 : (int32_t)smp->wlog[0], lh = st->through ? 0 : (int32_t)smp->hlog[0];
     if (round_uv) {
-        *u = sat32(compat_round_scaled(s, -(int32_t)(8 + smp->wlog[0])));
-        *v = sat32(compat_round_scaled(t, -(int32_t)(8 + smp->hlog[0])));
+        *u = sat32(compat_round_scaled(gemath_mul(s, rq), -(8 + lw)));
+        *v = sat32(compat_round_scaled(gemath_mul(t, rq), -(8 + lh)));
     } else {
-        *u = sat32(gemath_to_scaled(s, -(int32_t)(8 + smp->wlog[0])));
-        *v = sat32(gemath_to_scaled(t, -(int32_t)(8 + smp->hlog[0])));
+        *u = sat32(gemath_uv_scaled(s, rq, -(4 + lw)) * 16);
+        *v = sat32(gemath_uv_scaled(t, rq, -(4 + lh)) * 16);
     }
     *w = rq;
 }
@@ -111,13 +121,13 @@ static struct lod span_lod(const struct rast_prim *p, const struct rast_state *s
     return l;
 }
 
-/* Host pointers to the color and depth bytes of one row segment, when the
+/* Host pointer to the color bytes of one row segment, when the
  * segment is contiguous in host memory (else NULL: per-pixel lookups). The
  * segment spans whole groups of 4 written pixels (REGION1 may mirror a pixel
  * inside its group). */
 struct row_ptrs {
-    uint8_t *fb, *zb;
-    int32_t wx0;   /* written x of fb[0] / zb[0] */
+    uint8_t *fb;
+    int32_t wx0;   /* written x of fb[0] */
 };
 
 static void row_ptrs(const struct rast_state *st, struct gt_mem *mem, int32_t y, int32_t xs, int32_t xe,
@@ -128,7 +138,6 @@ static void row_ptrs(const struct rast_state *st, struct gt_mem *mem, int32_t y,
     rp->wx0 = w0;
     uint32_t n = (uint32_t)(w1 - w0 + 1);
     rp->fb = mem_ptr(mem, st->fb_addr + (wy * st->fb_stride + (uint32_t)w0) * st->fb_bpp, n * st->fb_bpp);
-    rp->zb = st->uses_depth ? mem_ptr(mem, st->z_addr + (wy * st->z_stride + (uint32_t)w0) * 2, n * 2) : NULL;
 }
 
 /* Shades and writes one pixel at screen (x, y) from its plane values; rp
@@ -150,7 +159,7 @@ static void shade(const struct rast_prim *p, const struct rast_state *st, struct
     uint8_t fog = 255;
     if (st->px.fog && !st->px.clear) {
         /* PPSSPP ClampFogDepth: floor(f * 256) limited to 0..255. */
-        fog = clamp8(val[RP_FOG] >> (RAST_PLANE_FRAC + 8));
+        fog = clamp8(val[RP_FOG] >> RAST_PLANE_FRAC);
     }
     bool round_uv = GT_COMPAT(ROUND) && (lod->magnify ? st->smp.mag_linear : st->smp.min_linear);
     int32_t u = 0, v = 0;
@@ -183,14 +192,13 @@ static void shade(const struct rast_prim *p, const struct rast_state *st, struct
     uint32_t wx = (uint32_t)rast_write_x(st, x), wy = (uint32_t)(y + st->region_y);
     uint32_t bpp = st->fb_bpp;
     uint8_t *fb, *zb = NULL;
-    if (rp && rp->fb && (!st->uses_depth || rp->zb)) {
+    if (rp && rp->fb) {
         fb = rp->fb + (wx - (uint32_t)rp->wx0) * bpp;
-        if (st->uses_depth) zb = rp->zb + (wx - (uint32_t)rp->wx0) * 2;
     } else {
         fb = mem_ptr(mem, st->fb_addr + (wy * st->fb_stride + wx) * bpp, bpp);
         if (!fb) return;
-        if (st->uses_depth) zb = mem_ptr(mem, st->z_addr + (wy * st->z_stride + wx) * 2, 2);
     }
+    if (st->uses_depth) zb = rast_depth_ptr(st, mem, wx, wy);
 #ifdef GT_PPSSPP_COMPAT
     uint32_t before = 0;
     bool traced = compat_trace_wanted(st->fb_addr, wx, wy);
@@ -275,39 +283,53 @@ static void draw_span_row(const struct rast_prim *p, const struct rast_state *st
     }
 }
 
-/* The covered pixels of a triangle's row py, limited to [xs, xe]. */
-static bool tri_row(const struct rast_prim *p, int32_t py, int32_t *xs, int32_t *xe)
+/* The pixels of row py whose centre edge i covers: [*lo, *hi] narrowed. */
+static bool edge_range(const struct rast_prim *p, unsigned i, int64_t Y, int64_t *lo, int64_t *hi)
 {
-    int64_t lo = p->x0, hi = p->x1;
-    int64_t Y = (int64_t)py * 16 + 7;
-    for (unsigned i = 0; i < 3; i++) {
-        int64_t a = p->ea[i];
-        int64_t base = p->eb[i] * Y + p->ec[i] + p->ebias[i] + a * 7;
-        /* Covered: 16 a px + base >= 0. */
-        if (a > 0) {
-            int64_t b = cdiv(-base, 16 * a);
-            if (b > lo) lo = b;
-        } else if (a < 0) {
-            int64_t b = fdiv(base, -16 * a);
-            if (b < hi) hi = b;
-        } else if (base < 0) {
-            return false;
+    int64_t a = p->ea[i];
+    int64_t base = p->eb[i] * Y + p->ec[i] + p->ebias[i] + a * 8;
+    /* Covered: 16 a px + base >= 0. */
+    if (a > 0) {
+        int64_t b = cdiv(-base, 16 * a);
+        if (b > *lo) *lo = b;
+    } else if (a < 0) {
+        int64_t b = fdiv(base, -16 * a);
+        if (b < *hi) *hi = b;
+    } else if (base < 0) {
+        return false;
+    }
+    return true;
+}
+
+/* The covered pixels of a triangle's row py, limited to [xs, xe]: a run
+ * [*xs, *xe] (empty when *xs > *xe) and, for a very tall triangle's snapping
+ * edge, *extra: one more pixel outside the run (INT32_MIN: none). */
+static void tri_row(const struct rast_prim *p, int32_t py, int32_t *xs, int32_t *xe, int32_t *extra)
+{
+    int64_t lo = p->x0 > *xs ? p->x0 : *xs, hi = p->x1 < *xe ? p->x1 : *xe;
+    int64_t Y = (int64_t)py * 16 + 8;
+    *extra = INT32_MIN;
+    bool ok = true;
+    for (unsigned i = 0; i < 3 && ok; i++)
+        if ((int)i != p->snap_edge) ok = edge_range(p, i, Y, &lo, &hi);
+    if (ok && p->snap_edge >= 0) {
+        /* The long edge alone bounds one side at L (left) or R (right); the
+         * span's first (last) pixel takes the edge at the span's last
+         * (first) pixel: floor4(L) (R | 3) is covered too. */
+        int64_t elo = INT32_MIN, ehi = INT32_MAX;
+        ok = edge_range(p, (unsigned)p->snap_edge, Y, &elo, &ehi);
+        if (ok && p->snap_left && elo > INT32_MIN) {
+            int64_t first = elo & ~(int64_t)3;
+            if (first < elo && first >= lo && first <= hi) *extra = (int32_t)first;
+            if (elo > lo) lo = elo;
+        } else if (ok && ehi < INT32_MAX) {
+            int64_t last = ehi | 3;
+            if (last > ehi && last >= lo && last <= hi) *extra = (int32_t)last;
+            if (ehi < hi) hi = ehi;
         }
     }
-    if (p->tall) {
-        /* GE-HARDWARE.md §5: the overflowing field lets one more pixel
-         * through just outside the long edge, on every row the triangle
-         * covers (model choice: the pixel adjacent to the last covered
-         * one; it is inside the bounding box, which setup widened). */
-        if (lo > hi) return false;
-        if (p->tall_right) hi++;
-        else lo--;
-    }
-    if (lo < *xs) lo = *xs;
-    if (hi > *xe) hi = *xe;
-    if (lo > hi) return false;
+    if (!ok) lo = 1, hi = 0;
     *xs = (int32_t)lo, *xe = (int32_t)hi;
-    return true;
 }
 
 /* Whether tile t owns the pixel drawn at screen (x, y). */
@@ -415,8 +437,16 @@ void rast_draw(const struct rast_prim *p, const struct rast_state *st, const str
                 if (xe > base + t->cx1 - 1) xe = base + t->cx1 - 1;
                 if (xs > xe) continue;
             }
-            if (p->kind == RAST_TRIANGLE && !tri_row(p, py, &xs, &xe)) continue;
-            draw_span_row(p, st, mem, py, xs, xe, stats);
+            if (p->kind != RAST_TRIANGLE) {
+                draw_span_row(p, st, mem, py, xs, xe, stats);
+                continue;
+            }
+            int32_t extra;
+            tri_row(p, py, &xs, &xe, &extra);
+            /* Left to right: a snapped pixel left of the run comes first. */
+            if (extra != INT32_MIN && extra < xs) draw_span_row(p, st, mem, py, extra, extra, stats);
+            if (xs <= xe) draw_span_row(p, st, mem, py, xs, xe, stats);
+            if (extra != INT32_MIN && extra > xe) draw_span_row(p, st, mem, py, extra, extra, stats);
         }
     }
 }

@@ -34,13 +34,13 @@
 #include "pixel.h"
 #include "sampler.h"
 
-/* Fraction bits of plane values and gradients. Model choice. */
-#define RAST_PLANE_FRAC 16
+/* Fraction bits of plane values and gradients per subpixel, measured
+ * (ge-raster-pipeline.md "Planes": gradients floored to 14 fraction bits). */
+#define RAST_PLANE_FRAC 14
 
-/* GE-HARDWARE.md §5: a triangle taller than "about 2730 pixels" lights
- * extra pixels "as if a 17-bit field overflowed". Model choice: the height
- * in 1/16 pixel times 3 no longer fits 17 bits, i.e. height > 2^17 / 48
- * pixels (2730.67). One place. */
+/* GE-HARDWARE.md §5, measured (ge-raster-pipeline.md "Very tall
+ * triangles"): the long edge snaps to 4-pixel spans when 3 dy > 2^17 in
+ * subpixels, i.e. dy > 43690 (about 2730 pixels). */
 #define RAST_TALL_LIMIT16 ((1 << 17) / 3)
 
 /* Everything a draw's pixels depend on, snapshotted from the registers once
@@ -57,6 +57,7 @@ struct rast_state {
     uint8_t fb_bpp;           /* 2 or 4 */
     uint32_t fb_addr, fb_stride; /* FB_PTR (VRAM), FB_WIDTH in pixels */
     uint32_t z_addr, z_stride;   /* Z_PTR (VRAM), Z_WIDTH in pixels */
+    uint32_t z_trans;         /* eDRAM address translation: with fb_bpp, where depth is stored (mem_depth_offset) */
     int32_t sc_x0, sc_y0, sc_x1, sc_y1; /* scissor, inclusive drawing coordinates */
     /* REGION1 (GE-HARDWARE.md §5): drawing is translated by (region_x,
      * region_y) and, for odd region_x, the pixels of each aligned group of
@@ -76,7 +77,15 @@ static inline int32_t rast_write_x(const struct rast_state *st, int32_t x)
     return (st->region_x & 1) ? (t & ~3) | (3 - (t & 3)) : t;
 }
 
-void rast_state_snapshot(struct rast_state *rs, const struct ge_state *st);
+/* edram_trans: the eDRAM address translation in force (gt_mem). */
+void rast_state_snapshot(struct rast_state *rs, const struct ge_state *st, uint32_t edram_trans);
+/* Host pointer to the depth of the pixel written at (wx, wy): its linear
+ * address scrambled as the GE stores depth (mem_depth_offset). */
+static inline uint8_t *rast_depth_ptr(const struct rast_state *st, struct gt_mem *mem, uint32_t wx, uint32_t wy)
+{
+    uint32_t lin = st->z_addr + (wy * st->z_stride + wx) * 2;
+    return mem->vram + mem_depth_offset(st->z_trans, st->fb_bpp == 4, lin);
+}
 /* Immediate-mode draws (VAP): the primitive flags of the first vertex
  * (VAP bits 11-23, given shifted down by 11) replace antialiasing, shading,
  * texturing, fog and dithering for the draw (PPSSPP GPUCommon::FlushImm;
@@ -130,10 +139,12 @@ struct rast_prim {
 #ifdef GT_PPSSPP_COMPAT
     struct compat_vertex cv[3]; /* compat.h "planes" */
 #endif
-    /* Triangles taller than RAST_TALL_LIMIT (GE-HARDWARE.md §5): one extra
-     * pixel per row outside the long edge; tall_right says the long edge
-     * is the right side. */
-    bool tall, tall_right;
+    /* Triangles taller than RAST_TALL_LIMIT16 (GE-HARDWARE.md §5): edge
+     * snap_edge (the long edge; -1: none) decides the first pixel of each
+     * 4-pixel span (snap_left: it is the left side) or the last (right
+     * side) at the span's other end. */
+    int8_t snap_edge;
+    bool snap_left;
     /* Lines: start position (1/16 pixel), the increments over all steps, the
      * step count; a line's planes hold the first vertex's value in v and the
      * second's in gx. */

@@ -151,8 +151,13 @@ void gt_render_display_rgba(const struct gt_render *r, uint8_t *out, bool keep_a
 
 void gt_render_depth(const struct gt_render *r, uint16_t *out)
 {
+    /* Read through the view that undoes the scramble of the current colour
+     * format (mem_vram_view_offset): the values in screen order. */
+    uint32_t view = GT_VRAM_BASE + (ge_fb_format(&r->ge.st) == 3 ? 0x600000u : 0x200000u);
     uint32_t base = ge_z_addr(&r->ge.st), stride = ge_z_stride(&r->ge.st);
     for (unsigned y = 0; y < GT_DISPLAY_HEIGHT; y++)
-        for (unsigned x = 0; x < GT_DISPLAY_WIDTH; x++)
-            out[y * GT_DISPLAY_WIDTH + x] = mem_read16(&r->mem, base + (y * stride + x) * 2);
+        for (unsigned x = 0; x < GT_DISPLAY_WIDTH; x++) {
+            uint32_t lin = (base + (y * stride + x) * 2) & (GT_VRAM_SIZE - 1);
+            out[y * GT_DISPLAY_WIDTH + x] = mem_read16(&r->mem, view + lin);
+        }
 }

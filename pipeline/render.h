@@ -61,7 +61,8 @@ int gt_render_list(struct gt_render *r, uint32_t pc, struct gt_diag *d);
  * 511 black; alpha 255 unless keep_alpha. out holds 512*272*4 bytes. */
 void gt_render_display_rgba(const struct gt_render *r, uint8_t *out, bool keep_alpha);
 /* The depth buffer under the display area: 480x272 16-bit values read from
- * the current depth buffer address and stride. out holds 480*272 values. */
+ * the current depth buffer address and stride, unscrambled for the current
+ * colour format (the depth view, mem.c). out holds 480*272 values. */
 void gt_render_depth(const struct gt_render *r, uint16_t *out);
 
 #endif

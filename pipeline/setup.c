@@ -27,7 +27,7 @@
 #include "compat.h"
 #include "gemath.h"
 
-void rast_state_snapshot(struct rast_state *rs, const struct ge_state *st)
+void rast_state_snapshot(struct rast_state *rs, const struct ge_state *st, uint32_t edram_trans)
 {
     memset(rs, 0, sizeof *rs);
     pixel_snapshot(&rs->px, st);
@@ -45,6 +45,7 @@ void rast_state_snapshot(struct rast_state *rs, const struct ge_state *st)
     rs->fb_stride = ge_fb_stride(st);
     rs->z_addr = ge_z_addr(st);
     rs->z_stride = ge_z_stride(st);
+    rs->z_trans = edram_trans;
     /* Scissor (SCISSOR1/2: x in bits 0-9, y in 10-19), limited by REGION2
      * as PPSSPP does (BinManager scissor_). */
     uint32_t s1 = ge_reg(st, GE_SCISSOR1), s2 = ge_reg(st, GE_SCISSOR2), r2 = ge_reg(st, GE_REGION2);
@@ -89,26 +90,25 @@ static int32_t floor16(int32_t a) { return a >> 4; }
 
 /* Gradients of a plane through three vertices (positions relative to the
  * anchor, vertex values relative to the anchor's value), as N / A with the
- * area reciprocal of the 256-segment table: r ~ 2^(35 + sh) / |A|. */
-struct area_recip { uint64_t r; unsigned sh; int neg; };
+ * setup reciprocal (gemath_setup_recip): q ~ 2^(e + 16) / |A|. */
+struct area_recip { uint64_t q; unsigned e; int neg; };
 
 static struct area_recip area_recip(int64_t area)
 {
     struct area_recip ar;
     ar.neg = area < 0;
     uint64_t mag = ar.neg ? (uint64_t)-area : (uint64_t)area;
-    if (mag > UINT32_MAX) mag = UINT32_MAX; /* cannot happen inside the guard band */
-    ar.r = gemath_area_recip32((uint32_t)mag, &ar.sh);
+    ar.q = gemath_setup_recip(mag, &ar.e);
     return ar;
 }
 
-/* n / A as a fixed-point gradient with RAST_PLANE_FRAC fraction bits. */
+/* n / A with RAST_PLANE_FRAC (14) fraction bits per subpixel: floor(n q /
+ * 2^(e + 2)) with the sign of A (ge-arithmetic.md "Planes"). */
 static int64_t grad(__int128 n, const struct area_recip *ar)
 {
-    __int128 p = n * (__int128)ar->r;
+    __int128 p = n * (__int128)ar->q;
     if (ar->neg) p = -p;
-    int sh = GEMATH_AREA_RECIP_LOG2 + (int)ar->sh - RAST_PLANE_FRAC;
-    return sat64(sh >= 0 ? p >> sh : p << -sh);
+    return sat64(p >> (ar->e + 16 - RAST_PLANE_FRAC));
 }
 
 /* Sets plane k from vertex values val[3] (integers in the plane's units),
@@ -134,11 +134,14 @@ static int32_t block_exp(const gefloat *v, unsigned n)
     return e;
 }
 
-/* The perspective texture values of a vertex: S, T, Q as GE floats. */
+/* The texture values of a vertex (ge-raster-pipeline.md "Texture
+ * coordinates"): q = R(w) (times the texture matrix's q when it projects),
+ * s = u q, t = v q, as GE floats. Through mode has w = 1: q = R(1) = 1 and
+ * s, t are u, v. */
 static void persp_values(const struct rast_state *st, const struct gt_vout *v, gefloat out[3])
 {
-    gefloat rw = gemath_recip(v->clip[3]);
-    gefloat q = st->tex_proj ? gemath_mul(v->q, rw) : rw;
+    gefloat rw = st->through ? GEMATH_ONE : gemath_recip(v->clip[3]);
+    gefloat q = st->tex_proj && !st->through ? gemath_mul(v->q, rw) : rw;
     out[0] = gemath_mul(v->uv[0], rw);
     out[1] = gemath_mul(v->uv[1], rw);
     out[2] = q;
@@ -154,8 +157,14 @@ static int64_t texel_fixed(const struct rast_state *st, gefloat c, unsigned axis
     return gemath_to_scaled(c, -(8 + lg));
 }
 
-/* The fog factor as an integer with 16 fraction bits (saturated). */
-static int64_t fog_fixed(gefloat f) { return gemath_to_scaled(f, -16); }
+/* A vertex's fog as the 8-bit value that enters its plane: min(floor(256
+ * f), 255), 0 for negative f (ge-arithmetic.md "Fog"). */
+static int64_t fog8(gefloat f)
+{
+    int64_t v = gemath_to_scaled(f, -8);
+    if (f >> 31) return 0; /* truncation moved negatives toward zero: they are 0 either way */
+    return v > 255 ? 255 : v;
+}
 
 static bool clip_box(struct rast_prim *p, const struct rast_state *st)
 {
@@ -174,33 +183,46 @@ static void flat_colors(struct rast_prim *p, const struct gt_vout *v)
 
 /* ---- Triangles ---------------------------------------------------------- */
 
-/* PPSSPP IsRightSideOrFlatBottomLine: the edge (l1, l2) opposite `vertex`
- * excludes its own pixels (bias -1) when it is a right side, or a
- * horizontal bottom edge. The division truncates toward zero, as there. */
+/* The top-left fill rule (ge-raster-pipeline.md "Triangle coverage"): the
+ * edge (l1, l2) opposite `vertex` excludes the pixel centres on it (bias
+ * -1) when it is a right side, or a horizontal bottom edge. The side test
+ * is exact (cross-multiplied, no division). */
 static bool right_or_flat_bottom(int64_t vx, int64_t vy, int64_t l1x, int64_t l1y, int64_t l2x, int64_t l2y)
 {
     if (l1y == l2y) return vy < l1y;
-    return vx < l1x + (l2x - l1x) * (vy - l1y) / (l2y - l1y);
+    int64_t dy = l2y - l1y;
+    int64_t lhs = (vx - l1x) * dy, rhs = (l2x - l1x) * (vy - l1y);
+    return dy > 0 ? lhs < rhs : lhs > rhs;
 }
 
-/* The anchor of §2: the leftmost vertex, unless the long edge (from the top
- * vertex to the bottom one) is the triangle's right side; then the top
- * vertex of the long edge (model choice: §2 leaves that case open). Ties
- * take the first vertex in primitive order. */
+/* Whether the long edge (top vertex to bottom vertex) is strictly the
+ * triangle's right side: the vertices ordered top to bottom (a tie in y
+ * puts the smaller x first), the middle one left of the long edge, and no
+ * two vertices on one row. */
+static bool long_edge_right(const int64_t x[3], const int64_t y[3])
+{
+    unsigned t = 0, m = 1, b = 2, k;
+#define ABOVE(i, j) (y[i] < y[j] || (y[i] == y[j] && x[i] < x[j]))
+    if (ABOVE(m, t)) k = m, m = t, t = k;
+    if (ABOVE(b, m)) k = b, b = m, m = k;
+    if (ABOVE(m, t)) k = m, m = t, t = k;
+#undef ABOVE
+    if (y[t] == y[m] || y[m] == y[b]) return false;
+    return (x[b] - x[t]) * (y[m] - y[t]) - (y[b] - y[t]) * (x[m] - x[t]) > 0;
+}
+
+/* The plane anchor (ge-raster-pipeline.md "Planes", measured): the leftmost
+ * vertex, or the rightmost when the long edge is strictly the right side;
+ * a tie in x takes the upper vertex, then the first in primitive order. */
 unsigned rast_anchor_vertex(const int64_t x[3], const int64_t y[3])
 {
-    unsigned top = 0, bot = 0, left = 0;
+    bool right = long_edge_right(x, y);
+    unsigned a = 0;
     for (unsigned i = 1; i < 3; i++) {
-        if (y[i] < y[top]) top = i;
-        if (y[i] > y[bot]) bot = i;
-        if (x[i] < x[left]) left = i;
+        bool better = right ? x[i] > x[a] : x[i] < x[a];
+        if (better || (x[i] == x[a] && y[i] < y[a])) a = i;
     }
-    if (top == bot) return left;
-    unsigned mid = 3 - top - bot;
-    if (mid == top || mid == bot || mid > 2) return left;
-    /* The middle vertex left of the long edge: the long edge is the right side. */
-    int64_t cross = (x[bot] - x[top]) * (y[mid] - y[top]) - (x[mid] - x[top]) * (y[bot] - y[top]);
-    return cross > 0 ? top : left;
+    return a;
 }
 
 bool rast_setup_triangle(struct rast_prim *p, const struct rast_state *st, const struct gt_vout *v0,
@@ -248,21 +270,27 @@ bool rast_setup_triangle(struct rast_prim *p, const struct rast_state *st, const
         p->ebias[i] = right_or_flat_bottom(X[i], Y[i], X[a], Y[a], X[b], Y[b]) ? -1 : 0;
     }
 
-    /* §5: the long edge (top vertex to bottom vertex) of a very tall
-     * triangle gets one extra pixel per row on its outer side. */
-    if (maxy - miny > RAST_TALL_LIMIT16 && area != 0) {
+    /* §5, measured (ge-raster-pipeline.md "Very tall triangles"): when the
+     * long edge (top vertex to bottom vertex; a tie for the bottom takes the
+     * left one) has 3 dy > 2^17 subpixels, it is tested for the first pixel
+     * of each 4-pixel span (left edge) or the last (right edge) at the
+     * span's other end. */
+    p->snap_edge = -1;
+    {
         unsigned top = 0, bot = 0;
         for (unsigned i = 1; i < 3; i++) {
             if (Y[i] < Y[top]) top = i;
-            if (Y[i] > Y[bot]) bot = i;
+            if (Y[i] > Y[bot] || (Y[i] == Y[bot] && X[i] < X[bot])) bot = i;
         }
-        unsigned mid = 3 - top - bot;
-        int64_t cross = (X[bot] - X[top]) * (Y[mid] - Y[top]) - (X[mid] - X[top]) * (Y[bot] - Y[top]);
-        p->tall = true;
-        p->tall_right = cross > 0;
-        /* The extra pixels may lie just outside the bounding box. */
-        if (p->tall_right) p->x1 = p->x1 < st->sc_x1 ? p->x1 + 1 : p->x1;
-        else p->x0 = p->x0 > st->sc_x0 ? p->x0 - 1 : p->x0;
+        int64_t dy = Y[bot] - Y[top];
+        if (top != bot && dy > RAST_TALL_LIMIT16) {
+            unsigned third = 3 - top - bot;
+            p->snap_edge = (int8_t)third; /* edge i is opposite vertex i */
+            p->snap_left = (X[third] - X[top]) * dy > (X[bot] - X[top]) * (Y[third] - Y[top]);
+            /* A snapped pixel may lie up to three pixels past the edge. */
+            if (p->snap_left) p->x0 = p->x0 - 3 > st->sc_x0 ? p->x0 - 3 : st->sc_x0;
+            else p->x1 = p->x1 + 3 < st->sc_x1 ? p->x1 + 3 : st->sc_x1;
+        }
     }
 
     unsigned an = rast_anchor_vertex(X, Y);
@@ -294,26 +322,21 @@ bool rast_setup_triangle(struct rast_prim *p, const struct rast_state *st, const
         }
     }
     if (st->px.fog && !st->px.clear) {
-        for (unsigned i = 0; i < 3; i++) val[i] = fog_fixed(v[i]->fog);
+        for (unsigned i = 0; i < 3; i++) val[i] = fog8(v[i]->fog);
         plane3(&p->pl[RP_FOG], val, an, dx, dy, &ar);
     }
     if (st->textured) {
-        if (st->through) {
-            for (unsigned k = 0; k < 2; k++) {
-                for (unsigned i = 0; i < 3; i++) val[i] = texel_fixed(st, v[i]->uv[k], k);
-                plane3(&p->pl[RP_S + k], val, an, dx, dy, &ar);
-            }
-        } else {
-            p->persp = true;
-            gefloat pv[3][3];
-            for (unsigned i = 0; i < 3; i++) persp_values(st, v[i], pv[i]);
-            for (unsigned k = 0; k < 3; k++) {
-                gefloat col[3] = {pv[0][k], pv[1][k], pv[2][k]};
-                /* Block floating point: the largest value gets 30 bits. */
-                p->exp[k] = block_exp(col, 3) - 30;
-                for (unsigned i = 0; i < 3; i++) val[i] = gemath_to_scaled(col[i], p->exp[k]);
-                plane3(&p->pl[RP_S + k], val, an, dx, dy, &ar);
-            }
+        /* s, t and q each as 15-bit integers at the largest exponent of the
+         * three vertices, truncated (ge-arithmetic.md "Planes"), in both
+         * modes; per pixel u = s R(q) (raster.c tex_coords). */
+        p->persp = true;
+        gefloat pv[3][3];
+        for (unsigned i = 0; i < 3; i++) persp_values(st, v[i], pv[i]);
+        for (unsigned k = 0; k < 3; k++) {
+            gefloat col[3] = {pv[0][k], pv[1][k], pv[2][k]};
+            p->exp[k] = block_exp(col, 3) - 14;
+            for (unsigned i = 0; i < 3; i++) val[i] = gemath_to_scaled(col[i], p->exp[k]);
+            plane3(&p->pl[RP_S + k], val, an, dx, dy, &ar);
         }
     }
     if (area == 0) {
@@ -366,7 +389,7 @@ bool rast_setup_rect(struct rast_prim *p, const struct rast_state *st, const str
     flat_colors(p, v1);
     p->ax = xl, p->ay = yt;
     p->pl[RP_Z].v = to_plane(v1->z);
-    if (st->px.fog && !st->px.clear) p->pl[RP_FOG].v = to_plane(fog_fixed(v1->fog));
+    if (st->px.fog && !st->px.clear) p->pl[RP_FOG].v = to_plane(fog8(v1->fog));
     if (st->textured) {
         int64_t s0 = texel_fixed(st, v0->uv[0], 0), t0 = texel_fixed(st, v0->uv[1], 1);
         int64_t s1 = texel_fixed(st, v1->uv[0], 0), t1 = texel_fixed(st, v1->uv[1], 1);
@@ -456,7 +479,7 @@ bool rast_setup_line(struct rast_prim *p, const struct rast_state *st, const str
         for (unsigned k = 0; k < 4; k++) line_plane(&p->pl[RP_R + k], v0->color[k], v1->color[k]);
         for (unsigned k = 0; k < 3; k++) line_plane(&p->pl[RP_R1 + k], v0->color1[k], v1->color1[k]);
     }
-    if (st->px.fog && !st->px.clear) line_plane(&p->pl[RP_FOG], fog_fixed(v0->fog), fog_fixed(v1->fog));
+    if (st->px.fog && !st->px.clear) line_plane(&p->pl[RP_FOG], fog8(v0->fog), fog8(v1->fog));
     if (st->textured) {
         if (st->through) {
             for (unsigned k = 0; k < 2; k++)
@@ -487,7 +510,7 @@ bool rast_setup_point(struct rast_prim *p, const struct rast_state *st, const st
     flat_colors(p, v0);
     if (GT_COMPAT(ATFORCE)) p->force_alpha_test = compat_force_alpha_test(st, &v0, 1);
     p->pl[RP_Z].v = to_plane(v0->z);
-    if (st->px.fog && !st->px.clear) p->pl[RP_FOG].v = to_plane(fog_fixed(v0->fog));
+    if (st->px.fog && !st->px.clear) p->pl[RP_FOG].v = to_plane(fog8(v0->fog));
     if (st->textured) {
         if (st->through) {
             for (unsigned k = 0; k < 2; k++) p->pl[RP_S + k].v = to_plane(texel_fixed(st, v0->uv[k], k));

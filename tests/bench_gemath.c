@@ -53,7 +53,7 @@ static gefloat rand_value(void)
 
 enum op { OP_DOT4, OP_MUL, OP_ADD, OP_RECIP, OP_RSQRT, OP_AREA, OP_LERP, OP_LERP8, OP_MAT43, OP_MAT44, OP_COUNT };
 static const char *const op_names[OP_COUNT] = {
-    "dot4 (row sum)", "mul", "add", "recip", "rsqrt", "area_recip", "lerp", "lerp8 per lane", "mat43_apply",
+    "dot4 (row sum)", "mul", "add", "recip", "rsqrt", "setup_recip", "lerp", "lerp8 per lane", "mat43_apply",
     "mat44_apply"};
 
 /* One run of `op` over all inputs PASSES times; returns ns per operation
@@ -81,7 +81,10 @@ static double run_once(enum op op)
             for (int i = 0; i < N_INPUTS; i++) acc += gemath_rsqrt(in_a[i][2]);
             break;
         case OP_AREA:
-            for (int i = 0; i < N_INPUTS; i++) acc += gemath_area_recip((uint16_t)in_b[i][3]);
+            for (int i = 0; i < N_INPUTS; i++) {
+                unsigned e;
+                acc += gemath_setup_recip(in_b[i][3] | 1u, &e);
+            }
             break;
         case OP_LERP:
             for (int i = 0; i < N_INPUTS; i++) acc += gemath_lerp(in_a[i][3], in_b[i][2], in_k[i]);

@@ -1,5 +1,6 @@
 /* Tests of the foundation (memory, command processor, dumps, replay, sample) and of the vertex pipeline. */
 T(mem_vram_mirrors)
+T(mem_depth_scramble_measured)
 T(mem_ram_and_scratchpad)
 T(mem_unmapped_is_safe)
 T(mem_vram_range_wraps_views)

@@ -128,13 +128,21 @@ void pb_put_vertex(struct gt_render *r, uint32_t addr, uint32_t vtype, unsigned 
 
 /* ---- Triangle coverage (the model, not the code under test) -------------- */
 
+/* The address through which a depth buffer at VRAM address zaddr reads
+ * linearly: the view that undoes the depth scramble of a 32-bit colour
+ * buffer (0x04600000) or a 16-bit one (0x04200000) (image-formats.md "The
+ * unswizzling mirrors"). */
+static inline uint32_t pb_depth_view(uint32_t zaddr, bool color32)
+{
+    return 0x04000000u + (color32 ? 0x600000u : 0x200000u) + (zaddr & 0x1FFFFFu);
+}
+
 /* The doubled signed area of (a, b, c): cross(b - a, c - a). */
 int64_t pb_cross3(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t cx, int64_t cy);
 
-/* Sample position of pixel p along one axis, in 1/16 pixel: 16 p + 7
- * (PPSSPP TriangleEdge::Start: triangles sample pixels at 7/16, not at the
- * centre; GE-HARDWARE.md does not give the sample point). */
-static inline int64_t pb_tri_sample(int p) { return (int64_t)p * 16 + 7; }
+/* Sample position of pixel p along one axis, in 1/16 pixel: the centre,
+ * 16 p + 8 (measured: ge-raster-pipeline.md "Triangle coverage"). */
+static inline int64_t pb_tri_sample(int p) { return (int64_t)p * 16 + 8; }
 
 /* Coverage of sample (sx, sy) (1/16 pixel) by triangle X[], Y[] (1/16
  * pixel, either winding) with PPSSPP's fill rule

@@ -261,7 +261,9 @@ TEST(cli_render_depth_out)
     struct dumpb b;
     dumpb_init(&b, 6);
     dumpb_init_record(&b, regs, sizeof regs / sizeof regs[0]);
-    dumpb_memcpy(&b, GT_VRAM_BASE + zoff, zbuf, zstride * 272 * 2);
+    /* Written through the view that unscrambles depth of a 32-bit colour
+     * buffer (mem.c), which --depth-out reads. */
+    dumpb_memcpy(&b, GT_VRAM_BASE + 0x600000 + zoff, zbuf, zstride * 272 * 2);
     dumpb_display(&b, 0x04000000, 512, 3);
     const char *dump = tmp_path("depth.ppdmp"), *png = tmp_path("depth.png"), *zf = tmp_path("depth.bin");
     write_dump_file(dump, &b.d);

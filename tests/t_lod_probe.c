@@ -611,21 +611,19 @@ struct ramp_sprite { int x0, y0, x1, y1, u0, v0, u1, v1; };
 
 /* The gradient of a coordinate running `d` (1/256 texel) over `len` (1/16
  * pixel) on a rectangle whose other side is `other` (1/16 pixel), per §2:
- * the setup divides by the rectangle's area len x other through the
- * 256-segment reciprocal table, d x other x recip(area). The table takes a
- * 16-bit index: areas above 65535 are shifted right until they fit (the
- * low bits lost), and recip(index) ~ 2^35 / index. Result in 1/256 texel
- * per 1/16 pixel with 16 fraction bits, rounded toward minus infinity
- * (the plane format is getile's model choice, setup.c RAST_PLANE_FRAC).
- * exact: the true quotient instead, to see that the table matters. */
+ * the setup divides by the rectangle's area len x other with the setup
+ * reciprocal (measured, ge-arithmetic.md: q ~ 2^(e + 16) / area, e =
+ * floor(log2 area)), floor(d x other x q / 2^(e + 2)). Result in 1/256
+ * texel per 1/16 pixel with 14 fraction bits (measured), rounded toward
+ * minus infinity. exact: the true quotient instead, to see that the table
+ * matters. */
 static int64_t ramp_grad(int64_t d, int64_t len, int64_t other, bool exact)
 {
     int64_t area = len * other;
-    if (exact) return floor_div(d * 65536, len);
-    int sh = 0;
-    while ((area >> sh) > 0xFFFF) sh++;
-    uint64_t r = gemath_area_recip((uint16_t)(area >> sh));
-    return floor_shift((__int128)d * other * (__int128)r, 35 + sh - 16);
+    if (exact) return floor_div(d * 16384, len);
+    unsigned e;
+    uint64_t q = gemath_setup_recip((uint64_t)area, &e);
+    return floor_shift((__int128)d * other * (__int128)q, (int)e + 2);
 }
 
 /* The model's colour of pixel (x, y) of sprite k (RGB):
@@ -648,8 +646,8 @@ static uint32_t ramp_pixel(const struct ramp_sprite *k, int x, int y, bool exact
     int64_t uL = 256 * (int64_t)(xf ? k->u0 : k->u1), uR = 256 * (int64_t)(xf ? k->u1 : k->u0);
     int64_t vT = 256 * (int64_t)(yf ? k->v0 : k->v1), vB = 256 * (int64_t)(yf ? k->v1 : k->v0);
     int64_t gx = ramp_grad(uR - uL, W, H, exact), gy = ramp_grad(vB - vT, H, W, exact);
-    int64_t u = floor_shift((__int128)uL * 65536 + (__int128)gx * (16 * x + 8 - XL), 16);
-    int64_t v = floor_shift((__int128)vT * 65536 + (__int128)gy * (16 * y + 8 - YT), 16);
+    int64_t u = floor_shift((__int128)uL * 16384 + (__int128)gx * (16 * x + 8 - XL), 14);
+    int64_t v = floor_shift((__int128)vT * 16384 + (__int128)gy * (16 * y + 8 - YT), 14);
     int64_t bu = u - 128, bv = v - 128;
     int64_t iu = floor_div(bu, 256), iv = floor_div(bv, 256);
     unsigned fu = (unsigned)(floor_div(bu, 16) - 16 * iu), fv = (unsigned)(floor_div(bv, 16) - 16 * iv);

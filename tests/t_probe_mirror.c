@@ -6,9 +6,8 @@
  *    depth buffer's bytes through every VRAM view and mirror a texture
  *    address can name (0x04000000, 0x04200000, 0x04400000, 0x04600000 and
  *    their repeats 8 MiB higher). The expected texels come from the depth
- *    values the test wrote, placed by the test's own copy of the documented
- *    view model (pipeline/mem.c mem_vram_view_offset: a model choice, all
- *    four views linear, as PPSSPP's software renderer reads them).
+ *    values the test wrote, placed by the test's own copy of the measured
+ *    depth layout and views (image-formats.md; pipeline/mem.c).
  *
  * 2. GE-HARDWARE.md §5: REGION1 translates drawing and, for odd x offsets,
  *    reverses each group of 4 pixels. docs/DESIGN.md adds the model's
@@ -98,9 +97,11 @@ static uint16_t fb16(struct gt_render *r, int x, int y)
     return mem_read16(&r->mem, GT_VRAM_BASE + ((uint32_t)y * 512 + (uint32_t)x) * 2);
 }
 
+/* Depth drawn with this file's 565 colour buffer, read through the view
+ * that unscrambles it (0x04200000). */
 static uint16_t z16(struct gt_render *r, uint32_t zstride, int x, int y)
 {
-    return mem_read16(&r->mem, GT_VRAM_BASE + MZ + ((uint32_t)y * zstride + (uint32_t)x) * 2);
+    return mem_read16(&r->mem, pb_depth_view(GT_VRAM_BASE + MZ, false) + ((uint32_t)y * zstride + (uint32_t)x) * 2);
 }
 
 /* ---- 1. Depth read through the VRAM views and mirrors (§6) -------------- */
@@ -137,27 +138,30 @@ static uint16_t depth_at(int x, int y)
     return depth_pass(in_over(x, y), x, y);
 }
 
-/* The test's copy of the view model (GE-HARDWARE.md §6 names the mirrors
- * "swizzled" but gives no layout; pipeline/mem.c documents its model choice:
- * every view reads VRAM linearly, which is what PPSSPP's software renderer,
- * the source of the reference images, does: Core/MemMap.cpp maps all four
- * views onto the same physical VRAM). Address -> VRAM byte offset. When the
- * layout is measured, this function changes with mem_vram_view_offset. */
+/* The test's copy of the measured layout (ppsspp-site image-formats.md,
+ * "The depth buffer layout", at the boot translation 0x400): depth drawn
+ * with a 16-bit colour buffer is stored at its linear offset XOR 0x2040;
+ * view 1 (0x04200000) undoes that, view 3 (0x04600000) undoes the 32-bit
+ * colour scramble (bits 5-9 rotated left by one, then XOR 0x2040), views
+ * 0 and 2 show memory as it is. Address -> the VRAM byte read. */
 static uint32_t model_vram_offset(uint32_t addr)
 {
     uint32_t rel = (addr - GT_VRAM_BASE) & 0x007FFFFFu; /* VRAM repeats every 8 MiB */
     unsigned view = rel >> 21;
     uint32_t off = rel & 0x001FFFFFu;
-    (void)view; /* linear in all four views */
-    return off;
+    if (view == 3) {
+        uint32_t f = off >> 5 & 31;
+        off = (off & ~0x3E0u) | ((f << 1 | f >> 4) & 31) << 5;
+    }
+    return view & 1 ? off ^ 0x2040 : off;
 }
 
 /* The depth value the model says a 16-bit texel at addr holds: the depth
- * pixel whose bytes (Z_PTR is a plain VRAM offset, written linearly) are at
- * that VRAM offset, or -1 when the offset is outside the pattern. */
+ * pixel stored at that VRAM byte (the pixel at linear offset byte ^
+ * 0x2040), or -1 when that is outside the pattern. */
 static int model_texel(uint32_t addr)
 {
-    uint32_t off = model_vram_offset(addr);
+    uint32_t off = model_vram_offset(addr) ^ 0x2040;
     if (off < MZ || off >= MZ + DW * DH * 2 || (off & 1)) return -1;
     uint32_t i = (off - MZ) / 2;
     return depth_at((int)(i % DW), (int)(i / DW));
@@ -246,7 +250,7 @@ TEST(probe_mirror_depth_through_views)
         m_run(r, &l);
         dl_free(&l);
 
-        /* The depth buffer itself holds the pattern (read at VRAM 0x04000000). */
+        /* The depth buffer holds the pattern (read through view 1). */
         for (int y = 0; y < DH; y++)
             for (int x = 0; x < DW; x++)
                 CHECK_MSG(z16(r, DW, x, y) == depth_at(x, y), "depth (%d, %d): %04x, wrote %04x", x, y,

@@ -56,7 +56,8 @@ static uint32_t rd32(struct gt_render *r, uint32_t vram_off, uint32_t stride, in
 
 /* Draws the flat white triangle t (pixel positions) and checks every pixel
  * of the screen against the point-in-triangle model, plus, when extra is
- * set, one more pixel on every row just left of the leftmost covered one. */
+ * set, the first pixel of the 4-pixel span holding each row's leftmost
+ * covered pixel (measured: ge-raster-pipeline.md "Very tall triangles"). */
 static void check_tall_left(const int t[3][2], bool extra, unsigned threads, unsigned tile)
 {
     struct gt_render *r = pb_new(threads, tile);
@@ -75,15 +76,15 @@ static void check_tall_left(const int t[3][2], bool extra, unsigned threads, uns
     for (int y = 0; y < 272; y++) {
         int lo = -1, hi = -1;
         for (int x = 0; x < 480; x++)
-            if (pb_tri_cov(X, Y, (int64_t)x * 16 + 7, (int64_t)y * 16 + 7)) {
+            if (pb_tri_cov(X, Y, pb_tri_sample(x), pb_tri_sample(y))) {
                 if (lo < 0) lo = x;
                 hi = x;
             }
         CHECK_MSG(lo > 0, "row %d: the test triangle must cover the row away from x = 0", y);
-        int want_lo = extra ? lo - 1 : lo;
+        int snapped = extra ? lo & ~3 : lo;
         for (int x = 0; x < 480; x++) {
             uint32_t got = rd32(r, 0, 512, x, y) & 0xFFFFFFu;
-            bool want = x >= want_lo && x <= hi;
+            bool want = (x >= lo && x <= hi) || x == snapped;
             CHECK_MSG(got == (want ? 0xFFFFFFu : 0u), "row %d pixel %d: 0x%06x, want %s (covered %d..%d, extra %d)", y, x,
                       got, want ? "lit" : "unlit", lo, hi, extra);
         }
@@ -97,12 +98,12 @@ static void check_tall_left(const int t[3][2], bool extra, unsigned threads, uns
  * t_quirks.c covers a vertical long edge on the right; here the long edge
  * is on the LEFT and slanted (x = 100 - y / 10 on screen), so the edge
  * pixel takes every position inside its 4-pixel span over the 272 rows.
- * Expected: exactly the point-in-triangle coverage plus the one pixel just
- * left of each row's leftmost covered pixel (outside the long edge), on
- * every row and nowhere on the right-hand edges; a 2700-pixel triangle
- * (below the limit) gets exactly the model coverage. The edge never passes
- * exactly through a sample (16 x + 7 = 1599.3 - 1.6 y has no solution), so
- * the fill rule is not what is tested. */
+ * Expected: exactly the point-in-triangle coverage plus the first pixel of
+ * the span holding each row's leftmost covered pixel (outside the long
+ * edge, unless that pixel starts its span), nowhere on the right-hand
+ * edges; a 2700-pixel triangle (below the limit) gets exactly the model
+ * coverage. The edge never passes exactly through a sample (16 x + 8 =
+ * 1599.3 - 1.6 y has no solution), so the fill rule is not what is tested. */
 TEST(probe_misc_tall_triangle_left_edge)
 {
     /* Top (300, -2000), bottom (0, 1000): 3000 pixels; the third vertex to
@@ -304,7 +305,7 @@ static void tile_state(struct rast_state *rs, struct ge_state *gs, uint32_t fb_s
     gs->reg[GE_REGION2] = 1023 | 1023u << 10;
     gs->reg[GE_SHADEMODE] = 1;
     gs->reg[GE_VTYPE] = 1u << 23;
-    rast_state_snapshot(rs, gs);
+    rast_state_snapshot(rs, gs, 0x400);
 }
 
 static struct gt_vout tv(int32_t x16, int32_t y16, uint32_t rgba)

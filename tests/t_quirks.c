@@ -148,28 +148,36 @@ static void draw_tri(struct gt_render *r, const struct qv v[3])
     dl_free(&l);
 }
 
-/* GE-HARDWARE.md §5: a triangle taller than about 2730 pixels lights one
- * extra pixel per row along its long edge. Model: height > 2^17 / 48
- * pixels (RAST_TALL_LIMIT16), the pixel just outside the long edge. */
+/* GE-HARDWARE.md §5, measured (ge-raster-pipeline.md "Very tall
+ * triangles"): when the long edge has 3 dy > 2^17 subpixels (about 2730
+ * pixels), the last pixel of each 4-pixel span is lit when any pixel of
+ * the span is inside a right long edge. */
 TEST(tall_triangle_extra_pixels)
 {
-    /* Long edge x = 100 from y = -2000 to y = 1000 (3000 pixels), the
-     * middle vertex to its left: the long edge is the right side. Sample
-     * points are 16 px + 7 in 1/16 pixel: pixel 99 (1591) is inside,
-     * pixel 100 (1607) outside the edge at 1600. */
+    /* Long edge x = 98 from y = -2000 to y = 1000 (3000 pixels), the third
+     * vertex (50, 900) to its left: the long edge is the right side (a
+     * third vertex on the bottom row would end the long edge at it,
+     * ge-raster-pipeline.md: a tie for the bottom takes the left one). Pixel
+     * centres are 16 px + 8: pixel 97 (1560) is inside, 98 (1576) outside
+     * the edge at 1568. Span 96..99 has pixels inside, so its last pixel,
+     * 99, is lit too, while 98 stays unlit. */
     struct gt_render *r = pb_new(2, 32);
-    struct qv tall[3] = {{100, -2000, 0, 0, 0, 0xFFFFFFFFu}, {100, 1000, 0, 0, 0, 0xFFFFFFFFu},
-                         {50, 1000, 0, 0, 0, 0xFFFFFFFFu}};
+    struct qv tall[3] = {{98, -2000, 0, 0, 0, 0xFFFFFFFFu}, {98, 1000, 0, 0, 0, 0xFFFFFFFFu},
+                         {50, 900, 0, 0, 0, 0xFFFFFFFFu}};
     draw_tri(r, tall);
-    for (int y = 0; y < 272; y += 17) CHECK_EQ_I(rightmost(r, y), 100);
+    for (int y = 0; y < 272; y += 17) {
+        CHECK_EQ_I(rightmost(r, y), 99);
+        CHECK_EQ_U(px(r, 0, 512, 98, y), 0);
+        CHECK(px(r, 0, 512, 97, y) != 0);
+    }
     pb_delete(r);
 
     /* 2700 pixels tall (below the limit): no extra pixel. */
     r = pb_new(2, 32);
-    struct qv shorter[3] = {{100, -1700, 0, 0, 0, 0xFFFFFFFFu}, {100, 1000, 0, 0, 0, 0xFFFFFFFFu},
-                            {50, 1000, 0, 0, 0, 0xFFFFFFFFu}};
+    struct qv shorter[3] = {{98, -1700, 0, 0, 0, 0xFFFFFFFFu}, {98, 1000, 0, 0, 0, 0xFFFFFFFFu},
+                            {50, 900, 0, 0, 0, 0xFFFFFFFFu}};
     draw_tri(r, shorter);
-    for (int y = 0; y < 272; y += 17) CHECK_EQ_I(rightmost(r, y), 99);
+    for (int y = 0; y < 272; y += 17) CHECK_EQ_I(rightmost(r, y), 97);
     pb_delete(r);
 }
 

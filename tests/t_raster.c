@@ -150,7 +150,7 @@ static uint32_t px32(const struct rt *t, uint32_t base, uint32_t stride, int x, 
 static uint32_t fbpx(const struct rt *t, int x, int y) { return px32(t, VRAM, 512, x, y); }
 static uint16_t zpx(const struct rt *t, int x, int y)
 {
-    return mem_read16(&t->r->mem, ZBUF + ((uint32_t)y * 512 + (uint32_t)x) * 2);
+    return mem_read16(&t->r->mem, pb_depth_view(ZBUF, true) + ((uint32_t)y * 512 + (uint32_t)x) * 2);
 }
 
 /* Additive blending: dst + src per channel (FIXA = FIXB = 255, and the
@@ -287,7 +287,7 @@ TEST(raster_depth_readout)
     struct rt t;
     rt_init(&t);
     struct gt_diag d = {0};
-    CHECK_EQ_I(mem_fill(&t.r->mem, ZBUF, 0x5A, 512 * 40 * 2, &d), GT_OK); /* depth 0x5A5A */
+    CHECK_EQ_I(mem_fill(&t.r->mem, pb_depth_view(ZBUF, true), 0x5A, 512 * 40 * 2, &d), GT_OK); /* depth 0x5A5A */
     cmd(&t, GE_ZTEST_ON, 1);
     cmd(&t, GE_Z_TEST, 1);
     cmd(&t, GE_Z_WRITE_DISABLE, 0);

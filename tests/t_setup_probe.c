@@ -7,35 +7,27 @@
  * independent model of §2 written here: every triangle gets, for each
  * interpolated quantity, a plane "value at the anchor vertex plus per-x and
  * per-y gradients", each gradient the exact cross product of vertex
- * differences (a wide integer) times the 256-segment area reciprocal. The
- * table itself is called (gemath_area_recip: §2's table, tested against an
- * exact model of its knots in t_gemath_tables.c), as is the §1 perspective
- * reciprocal table (gemath_recip, tested there too); everything else is
- * computed here.
+ * differences (a wide integer) times the setup reciprocal. The table
+ * itself is called (gemath_setup_recip, tested against the PSP's measured
+ * values in t_gemath_tables.c), as is the §1 perspective reciprocal table
+ * (gemath_recip, tested there too); everything else is computed here.
  *
- * §2 fixes the structure (planes, anchor, area table) but not every
- * constant. Where getile made a documented model choice, the model here
- * pins it, named next to the code that uses it:
- *  - planes and gradients carry 16 fraction bits per value unit and per
- *    1/16 pixel, gradients rounded toward minus infinity, the pixel value
- *    the plane floored (setup.c header, RAST_PLANE_FRAC in raster.h);
- *  - the area table takes a 16-bit index: areas of 2^16 and more are
- *    shifted right by the smallest amount that fits, the result scaling as
- *    2^(35 + shift) / area (gemath.h gemath_area_recip32,
- *    GEMATH_AREA_RECIP_LOG2);
- *  - when the long edge is the right side the anchor is the top vertex of
- *    the long edge (raster.h rast_anchor_vertex; §2 leaves it open);
- *    leftmost ties take the first vertex in primitive order;
- *  - samples at 16 px + 7 (PPSSPP TriangleEdge::Start), coverage by
- *    PPSSPP's fill rule (IsRightSideOrFlatBottomLine), as t_raster.c tests;
- *  - fog: the 8-bit factor is the interpolated factor times 256, floored
- *    and limited to 0..255 (PPSSPP ClampFogDepth), blended as
- *    (c f + fogcolor (255 - f) + 255) / 256 (PPSSPP DrawSinglePixel);
- *  - perspective: per vertex S = s / w, T = t / w, Q = 1 / w, planes in
- *    block floating point (the largest of the three vertex values of a
- *    plane scaled to a 31-bit integer), per pixel s = S * recip(Q) in GE
- *    arithmetic (§1: every result truncated to 16 significant bits, no
- *    divider).
+ * The measured rules (ppsspp-site ge-arithmetic.md "Planes",
+ * ge-raster-pipeline.md "Planes", "Texture coordinates"), as the model
+ * here states them:
+ *  - gradients floor(n q / 2^(e + 2)): 14 fraction bits per 1/16 pixel,
+ *    q and e from the setup reciprocal of the doubled area; the pixel value
+ *    the plane floored at the pixel centre, 16 px + 8;
+ *  - the anchor is the leftmost vertex, or the rightmost when the long
+ *    edge is strictly the right side (no two vertices on a row); a tie in
+ *    x takes the upper vertex;
+ *  - fog: each vertex's 8-bit factor min(floor(256 f), 255) goes through
+ *    the plane; blended as (c f + fogcolor (255 - f) + 255) / 256 (PPSSPP
+ *    DrawSinglePixel);
+ *  - texture coordinates: per vertex q = R(w), s = u q, t = v q; each of
+ *    the three planes over 15-bit integers at the largest exponent of its
+ *    three vertex values; per pixel q and s cut to GE floats, u = s R(q)
+ *    kept to 24 significant bits, the texel position truncated to 1/16.
  *
  * Positions are in 1/16 pixel ("X16") throughout the models. Packed 8888
  * pixels are R | G<<8 | B<<16 | A<<24; draws that do not write stencil keep
@@ -105,7 +97,7 @@ static uint32_t rgb_at(const struct pb *t, int x, int y)
 
 static uint16_t z_at(const struct pb *t, int x, int y)
 {
-    return mem_read16(&t->r->mem, SP_ZBUF + ((uint32_t)y * 512 + (uint32_t)x) * 2);
+    return mem_read16(&t->r->mem, pb_depth_view(SP_ZBUF, true) + ((uint32_t)y * 512 + (uint32_t)x) * 2);
 }
 
 static void fill_buffers(struct pb *t, uint8_t color_byte, uint8_t z_byte)
@@ -122,14 +114,10 @@ static uint32_t pack_rgb(unsigned r, unsigned g, unsigned b) { return r | g << 8
 
 /* ---- The model of §2 ------------------------------------------------------- */
 
-/* Model choice pinned (setup.c, raster.h RAST_PLANE_FRAC): 16 fraction
- * bits. Stated here as a number, not read from the code under test. */
-#define M_FRAC 16
-/* Model choice pinned (gemath.h GEMATH_AREA_RECIP_LOG2): the table's
- * entries approximate 2^35 / index. */
-#define M_RECIP_LOG2 35
-_Static_assert(M_FRAC == RAST_PLANE_FRAC, "the model pins 16 plane fraction bits");
-_Static_assert(M_RECIP_LOG2 == GEMATH_AREA_RECIP_LOG2, "the model pins the table scale 2^35");
+/* Measured: 14 fraction bits per subpixel. Stated here as a number, not
+ * read from the code under test. */
+#define M_FRAC 14
+_Static_assert(M_FRAC == RAST_PLANE_FRAC, "the measured planes have 14 fraction bits");
 
 /* floor(n / 2^k) by division (no reliance on shifting negative values). */
 static int64_t floor_pow2(__int128 n, unsigned k)
@@ -140,12 +128,11 @@ static int64_t floor_pow2(__int128 n, unsigned k)
     return (int64_t)q;
 }
 
-/* §2's anchor, by geometry: the long edge joins the topmost and the
- * bottommost vertex (distinct y assumed for those two and the middle one);
- * it is the right side when the middle vertex lies left of it at the
- * middle vertex's height. Then the anchor is the top vertex of the long
- * edge (getile's model choice), else the leftmost vertex (first in
- * primitive order on a tie). */
+/* The measured anchor, by geometry: the long edge joins the topmost and
+ * the bottommost vertex (distinct y assumed for all three); it is the
+ * right side when the middle vertex lies left of it at the middle vertex's
+ * height. Then the anchor is the rightmost vertex, else the leftmost; of
+ * two with the same x, the upper. */
 static unsigned model_anchor(const int64_t X[3], const int64_t Y[3])
 {
     unsigned top = 0, bot = 0;
@@ -157,25 +144,25 @@ static unsigned model_anchor(const int64_t X[3], const int64_t Y[3])
     /* x of the long edge at height Y[mid], times (Y[bot] - Y[top]) > 0. */
     int64_t h = Y[bot] - Y[top];
     int64_t edge_x_h = X[top] * h + (X[bot] - X[top]) * (Y[mid] - Y[top]);
-    if (X[mid] * h < edge_x_h) return top;
-    unsigned left = 0;
+    bool right = X[mid] * h < edge_x_h;
+    unsigned a = 0;
     for (unsigned i = 1; i < 3; i++)
-        if (X[i] < X[left]) left = i;
-    return left;
+        if ((right ? X[i] > X[a] : X[i] < X[a]) || (X[i] == X[a] && Y[i] < Y[a])) a = i;
+    return a;
 }
 
 /* A plane of the model: value at the anchor (plane units: 2^M_FRAC per
  * value unit), gradients per 1/16 pixel (plane units). */
 struct mplane {
     int64_t v, gx, gy, ax, ay;
-    unsigned shift; /* the area's shift into the 16-bit table index */
+    unsigned shift; /* floor(log2 |A|): the setup reciprocal's exponent */
 };
 
 /* The plane through values val[] at the vertices, anchored at vertex an.
  * Gradients: Cramer's rule on the vertex differences from the anchor,
  * gx = Nx / A, gy = Ny / A with A the doubled signed area; 1 / |A| from the
- * area table (index |A| >> shift, shift the smallest that makes it fit 16
- * bits), the product floored to M_FRAC fraction bits. */
+ * setup reciprocal (q ~ 2^(e + 16) / |A|), the product floored to M_FRAC
+ * fraction bits: floor(N q / 2^(e + 2)). */
 static struct mplane model_plane(const int64_t X[3], const int64_t Y[3], const int64_t val[3], unsigned an)
 {
     unsigned b = (an + 1) % 3, c = (an + 2) % 3;
@@ -185,16 +172,15 @@ static struct mplane model_plane(const int64_t X[3], const int64_t Y[3], const i
     __int128 nx = dvb * dyc - dvc * dyb;
     __int128 ny = dvc * dxb - dvb * dxc;
     if (A < 0) A = -A, nx = -nx, ny = -ny;
-    CHECK(A > 0 && A < ((__int128)1 << 32));
-    unsigned shift = 0;
-    while ((A >> shift) > 0xFFFF) shift++;
-    uint64_t R = gemath_area_recip((uint16_t)(A >> shift));
+    CHECK(A > 0 && A < ((__int128)1 << 40));
+    unsigned e;
+    uint64_t q = gemath_setup_recip((uint64_t)A, &e);
     struct mplane p;
     p.v = val[an] * ((int64_t)1 << M_FRAC);
-    p.gx = floor_pow2(nx * (__int128)R, M_RECIP_LOG2 + shift - M_FRAC);
-    p.gy = floor_pow2(ny * (__int128)R, M_RECIP_LOG2 + shift - M_FRAC);
+    p.gx = floor_pow2(nx * (__int128)q, e + 2);
+    p.gy = floor_pow2(ny * (__int128)q, e + 2);
     p.ax = X[an], p.ay = Y[an];
-    p.shift = shift;
+    p.shift = e;
     return p;
 }
 
@@ -314,13 +300,13 @@ static const struct sv ANCHOR_TRIS[3][3] = {
      {300.0625f, 90.75f, 0, 0xFFC9FF00u, 0, 0},
      {20.5f, 250.125f, 0, 0xFFFF0780u, 0, 0}},
     /* Long edge on the right (the middle vertex lies left of it): anchored
-     * at the top vertex of the long edge (model choice); the leftmost is
-     * the middle one. */
+     * at the rightmost vertex, here the bottom one; the leftmost is the
+     * middle one. */
     {{200.5f, 15.25f, 0, 0xFF10F0E0u, 0, 0},
      {30.75f, 120.5f, 0, 0xFFE01F05u, 0, 0},
      {260.125f, 260.875f, 0, 0xFF7F80FFu, 0, 0}},
     /* Vertical right edge: the long edge (top -> bottom) is vertical and
-     * on the right; anchored at its top vertex. */
+     * on the right; top and bottom tie for rightmost: the upper one. */
     {{400.5f, 20.25f, 0, 0xFF00FF33u, 0, 0},
      {250.25f, 140.125f, 0, 0xFFFF80CCu, 0, 0},
      {400.5f, 250.75f, 0, 0xFF3300FFu, 0, 0}},
@@ -331,10 +317,11 @@ TEST(setup_anchor_rule)
     /* (a) rast_anchor_vertex directly, every primitive order of each
      * triangle: the returned index must name the §2 vertex. Expected (by
      * hand from the coordinates): triangle 0 -> its bottom vertex
-     * (leftmost, x 20.5); 1 -> its top vertex (long edge right side); 2 ->
-     * its top vertex (vertical long edge on the right). */
+     * (leftmost, x 20.5); 1 -> its bottom vertex (long edge right side:
+     * rightmost, x 260.125); 2 -> its top vertex (vertical long edge on the
+     * right, the upper of the two rightmost). */
     static const unsigned perm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-    static const unsigned want_role[3] = {2, 0, 0}; /* index in (top, middle, bottom) */
+    static const unsigned want_role[3] = {2, 2, 0}; /* index in (top, middle, bottom) */
     for (int n = 0; n < 3; n++)
         for (int p = 0; p < 6; p++) {
             int64_t X[3], Y[3];
@@ -350,12 +337,16 @@ TEST(setup_anchor_rule)
         }
     /* A vertical LEFT long edge: the long edge is the left side, so the
      * leftmost vertex anchors; top and bottom tie for leftmost and the
-     * first in primitive order wins (model choice, rast_anchor_vertex). */
+     * upper one wins, in any primitive order. A flat-bottom triangle whose
+     * middle vertex lies left of the long edge is not right-anchored (two
+     * vertices on one row): its leftmost vertex anchors. */
     {
         int64_t X[3] = {50 * 16, 200 * 16, 50 * 16}, Y[3] = {0, 100 * 16, 300 * 16};
         CHECK_EQ_U(rast_anchor_vertex(X, Y), 0);
         int64_t X2[3] = {200 * 16, 50 * 16, 50 * 16}, Y2[3] = {100 * 16, 300 * 16, 0};
-        CHECK_EQ_U(rast_anchor_vertex(X2, Y2), 1);
+        CHECK_EQ_U(rast_anchor_vertex(X2, Y2), 2);
+        int64_t X3[3] = {100 * 16, 20 * 16, 300 * 16}, Y3[3] = {0, 200 * 16, 200 * 16};
+        CHECK_EQ_U(rast_anchor_vertex(X3, Y3), 1);
     }
 
     /* (b) Each triangle drawn (through mode, Gouraud) in a primitive order
@@ -424,7 +415,7 @@ TEST(setup_color_depth_planes_exact)
         model_tri(&m, tris[n], 0);
         int64_t A = pb_cross3(m.X[0], m.Y[0], m.X[1], m.Y[1], m.X[2], m.Y[2]);
         if (A < 0) A = -A;
-        if (n == 0) CHECK(m.z.shift > 0 && (A & (A - 1)) != 0 && ((A >> m.z.shift) & 0xFF) != 0);
+        if (n == 0) CHECK(m.z.shift > 16 && (A & (A - 1)) != 0 && ((A >> (m.z.shift - 16)) & 0xFF) != 0);
         if (n == 1) CHECK_EQ_I(A, 1 << 20);
         if (n == 2) CHECK(A < 65536 && A > 256);
         if (n == 3) CHECK_EQ_I(A, 219);
@@ -483,7 +474,10 @@ TEST(setup_fog_plane)
         }
         draw_tris(&t, false, false, v, 3);
         pb_run(&t);
-        struct mplane fog = model_plane(X, Y, tris[n].f16, model_anchor(X, Y));
+        /* Each vertex's 8-bit factor: min(floor(256 f), 255). */
+        int64_t f8[3];
+        for (int i = 0; i < 3; i++) f8[i] = tris[n].f16[i] >> 8 > 255 ? 255 : tris[n].f16[i] >> 8;
+        struct mplane fog = model_plane(X, Y, f8, model_anchor(X, Y));
         unsigned covered = 0, levels[256] = {0}, distinct = 0;
         for (int y = 0; y < SP_H; y++)
             for (int x = 0; x < SP_W; x++) {
@@ -493,9 +487,7 @@ TEST(setup_fog_plane)
                     continue;
                 }
                 covered++;
-                /* Plane units: 2^16 per factor unit of 2^-16: the factor
-                 * times 256 is the plane / 2^24. */
-                unsigned f = (unsigned)clampi(floor_pow2(plane_raw(&fog, pb_tri_sample(x), pb_tri_sample(y)), 24), 0, 255);
+                unsigned f = (unsigned)clampi(plane_int(&fog, pb_tri_sample(x), pb_tri_sample(y)), 0, 255);
                 if (!levels[f]++) distinct++;
                 uint32_t want = pack_rgb(fog_blend(C[0], FC[0], f), fog_blend(C[1], FC[1], f), fog_blend(C[2], FC[2], f));
                 CHECK_MSG(got == want, "fog triangle %d: pixel (%d,%d) = 0x%06x, want 0x%06x (factor %u)", n, x, y, got,
@@ -505,7 +497,9 @@ TEST(setup_fog_plane)
         /* The factor really varies across the triangle (a constant fog
          * would pass a weaker test). */
         CHECK_MSG(distinct > 100, "fog triangle %d: only %u distinct factors", n, distinct);
-        if (n == 1) CHECK_MSG(levels[255] > 0, "fog triangle 1 never reaches the limit 255");
+        /* Triangle 1's first vertex has 256 f = 256, limited to 255 before
+         * the plane: the pixels next to it reach 254 at least. */
+        if (n == 1) CHECK_MSG(f8[0] == 255 && (levels[254] || levels[255]), "fog triangle 1 does not reach the limit");
         pb_free(&t);
     }
 }
@@ -521,49 +515,49 @@ static gefloat ge_bits(uint64_t m, int32_t e)
     return (uint32_t)ef << 23 | (uint32_t)(m & 0x7FFF) << 8;
 }
 
-/* |n| * 2^e truncated to 16 significant bits (§1: toward zero), as a
- * significand in [2^15, 2^16) and its exponent; false for zero. */
-static bool trunc16(unsigned __int128 n, int32_t e, uint64_t *m, int32_t *me)
+/* |n| * 2^e truncated to `bits` significant bits (toward zero), as a
+ * significand in [2^(bits-1), 2^bits) and its exponent; false for zero. */
+static bool trunc_bits(unsigned __int128 n, int32_t e, int bits, uint64_t *m, int32_t *me)
 {
     if (n == 0) return false;
     int nb = 0;
     while (nb < 127 && (n >> nb) != 0) nb++;
-    if (nb > 16) {
-        *m = (uint64_t)(n >> (nb - 16));
-        *me = e + (nb - 16);
+    if (nb > bits) {
+        *m = (uint64_t)(n >> (nb - bits));
+        *me = e + (nb - bits);
     } else {
-        *m = (uint64_t)(n << (16 - nb));
-        *me = e - (16 - nb);
+        *m = (uint64_t)(n << (bits - nb));
+        *me = e - (bits - nb);
     }
     return true;
 }
 
 /* The texel index the model gives along one axis of a size-2^lg level-0
- * texture, for plane values ps (the coordinate plane, units 2^pe) and pq
- * (the Q plane, units 2^qe) at a pixel: q = trunc16(Q), r = recip(q) (the
- * §1 table), s = trunc16(trunc16(S) * r), then floor(s * 2^lg) (the texel
- * coordinate with 8 fraction bits is s * 2^(lg + 8) truncated toward zero;
- * nearest sampling floors it by 8 bits), clamped to the texture. */
-static int persp_texel(__int128 ps, int32_t pe, __int128 pq, int32_t qe, unsigned lg)
+ * texture, for the floored plane values ps (the coordinate plane, units
+ * 2^pe) and pq (the Q plane, units 2^qe) at a pixel: q = trunc16(Q), r =
+ * recip(q) (the §1 table), s = trunc24(trunc16(S) * r) (24 bits: the
+ * measured per-pixel product), the texel position in 1/16 texel truncated
+ * toward zero, nearest sampling takes it >> 4, clamped to the texture. */
+static int persp_texel(int64_t ps, int32_t pe, int64_t pq, int32_t qe, unsigned lg)
 {
     CHECK(pq > 0);
     uint64_t mq, mr, ms;
     int32_t eq, es;
-    CHECK(trunc16((unsigned __int128)pq, qe, &mq, &eq));
+    CHECK(trunc_bits((unsigned __int128)pq, qe, 16, &mq, &eq));
     gefloat r = gemath_recip(ge_bits(mq, eq));
     mr = 0x8000u | (r >> 8 & 0x7FFFu);
     int32_t er = (int32_t)(r >> 23 & 0xFF) - 127 - 15;
     bool neg = ps < 0;
     unsigned __int128 mag = (unsigned __int128)(neg ? -ps : ps);
-    if (!trunc16(mag, pe, &ms, &es)) return 0;
+    if (!trunc_bits(mag, pe, 16, &ms, &es)) return 0;
     uint64_t mp;
     int32_t ep;
-    CHECK(trunc16((unsigned __int128)ms * mr, es + er, &mp, &ep));
-    /* Texel coordinate with 8 fraction bits, truncated toward zero. */
-    int32_t sh = ep + (int32_t)lg + 8;
-    int64_t u8 = sh >= 0 ? (int64_t)(mp << sh) : (int64_t)(mp >> -sh);
-    if (neg) u8 = -u8;
-    int64_t texel = floor_pow2(u8, 8);
+    CHECK(trunc_bits((unsigned __int128)ms * mr, es + er, 24, &mp, &ep));
+    /* Texel position in 1/16 texel, truncated toward zero. */
+    int32_t sh = ep + (int32_t)lg + 4;
+    int64_t k = sh >= 0 ? (int64_t)(mp << sh) : (int64_t)(mp >> -sh);
+    if (neg) k = -k;
+    int64_t texel = floor_pow2(k, 4);
     return (int)clampi(texel, 0, ((int64_t)1 << lg) - 1);
 }
 
@@ -642,9 +636,9 @@ TEST(setup_perspective_texcoords)
         int nb = bitlen((uint64_t)mx);
         int32_t E = nb - 1 - 12; /* the largest value's leading-bit exponent */
         int64_t iv[3];
-        for (int i = 0; i < 3; i++) iv[i] = val12[k][i] << (31 - nb); /* exact: value / 2^(E - 30) */
+        for (int i = 0; i < 3; i++) iv[i] = val12[k][i] << (15 - nb); /* exact: value / 2^(E - 14), 15 bits */
         pl[k] = model_plane(X, Y, iv, an);
-        unit[k] = E - 30 - M_FRAC;
+        unit[k] = E - 14;
     }
     /* Exact barycentric data for the cross-checks. */
     double A = (double)pb_cross3(X[0], Y[0], X[1], Y[1], X[2], Y[2]);
@@ -658,9 +652,9 @@ TEST(setup_perspective_texcoords)
                 continue;
             }
             covered++;
-            __int128 q = plane_raw(&pl[2], sx, sy);
-            int tu = persp_texel(plane_raw(&pl[0], sx, sy), unit[0], q, unit[2], LG);
-            int tv = persp_texel(plane_raw(&pl[1], sx, sy), unit[1], q, unit[2], LG);
+            int64_t q = plane_int(&pl[2], sx, sy);
+            int tu = persp_texel(plane_int(&pl[0], sx, sy), unit[0], q, unit[2], LG);
+            int tv = persp_texel(plane_int(&pl[1], sx, sy), unit[1], q, unit[2], LG);
             uint32_t want = 0x5A0000u | (uint32_t)tv << 8 | (uint32_t)tu;
             CHECK_MSG(got == want, "pixel (%d,%d) sampled texel (%u,%u), model (%d,%d)", x, y, got & 0xFF, got >> 8 & 0xFF,
                       tu, tv);

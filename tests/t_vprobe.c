@@ -132,7 +132,7 @@ static uint32_t rgb(const struct pb *t, int x, int y)
 
 static uint16_t zat(const struct pb *t, int x, int y)
 {
-    return mem_read16(&t->r->mem, VP_ZBUF + ((uint32_t)y * 512 + (uint32_t)x) * 2);
+    return mem_read16(&t->r->mem, pb_depth_view(VP_ZBUF, true) + ((uint32_t)y * 512 + (uint32_t)x) * 2);
 }
 
 /* One expected pixel: position, RGB, and depth (-1: not checked). */

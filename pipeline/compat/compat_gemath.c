@@ -34,8 +34,7 @@
 #define gemath_mat44_mul_mat43 hw_gemath_mat44_mul_mat43
 #define gemath_recip hw_gemath_recip
 #define gemath_rsqrt hw_gemath_rsqrt
-#define gemath_area_recip hw_gemath_area_recip
-#define gemath_area_recip32 hw_gemath_area_recip32
+#define gemath_setup_recip hw_gemath_setup_recip
 #define gemath_mitchell_log2 hw_gemath_mitchell_log2
 #define gemath_mitchell_exp2 hw_gemath_mitchell_exp2
 #define gemath_spec_pow hw_gemath_spec_pow
@@ -70,8 +69,7 @@
 #undef gemath_mat44_mul_mat43
 #undef gemath_recip
 #undef gemath_rsqrt
-#undef gemath_area_recip
-#undef gemath_area_recip32
+#undef gemath_setup_recip
 #undef gemath_mitchell_log2
 #undef gemath_mitchell_exp2
 #undef gemath_spec_pow
@@ -111,8 +109,7 @@ void gemath_mat43_mul_mat43(const gefloat first[12], const gefloat second[12], g
 void gemath_mat44_mul_mat43(const gefloat proj[16], const gefloat m[12], gefloat out[16]);
 gefloat gemath_recip(gefloat x);
 gefloat gemath_rsqrt(gefloat x);
-uint64_t gemath_area_recip(uint16_t index);
-uint64_t gemath_area_recip32(uint32_t area, unsigned *shift);
+uint32_t gemath_setup_recip(uint64_t det, unsigned *e);
 int32_t gemath_mitchell_log2(gefloat x);
 gefloat gemath_mitchell_exp2(int32_t y);
 gefloat gemath_spec_pow(gefloat base, gefloat exponent);
@@ -236,17 +233,12 @@ void gemath_mat44_mul_mat43(const gefloat proj[16], const gefloat m[12], gefloat
 }
 gefloat gemath_recip(gefloat x) { return ARITH ? G(1.0f / F(x)) : hw_gemath_recip(x); }
 gefloat gemath_rsqrt(gefloat x) { return ARITH ? G(1.0f / sqrtf(fabsf(F(x)))) : hw_gemath_rsqrt(x); }
-uint64_t gemath_area_recip(uint16_t index)
+uint32_t gemath_setup_recip(uint64_t det, unsigned *e)
 {
-    if (!ARITH) return hw_gemath_area_recip(index);
-    return index ? ((uint64_t)1 << GEMATH_AREA_RECIP_LOG2) / index : UINT64_MAX;
-}
-uint64_t gemath_area_recip32(uint32_t area, unsigned *shift)
-{
-    if (!ARITH) return hw_gemath_area_recip32(area, shift);
-    /* Exact, at the hardware version's scale (*shift chosen the same way). */
-    (void)hw_gemath_area_recip32(area, shift);
-    return area ? (((uint64_t)1 << GEMATH_AREA_RECIP_LOG2) << *shift) / area : UINT64_MAX;
+    uint32_t q = hw_gemath_setup_recip(det, e);
+    if (!ARITH || !det) return q;
+    /* Exact, at the hardware version's scale (2^(e + 16) / det). */
+    return (uint32_t)(((unsigned __int128)1 << (*e + 16)) / det);
 }
 int32_t gemath_mitchell_log2(gefloat x) { return hw_gemath_mitchell_log2(x); }
 gefloat gemath_mitchell_exp2(int32_t y) { return hw_gemath_mitchell_exp2(y); }
