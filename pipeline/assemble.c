@@ -46,37 +46,36 @@ struct clip_order {
     bool wind;
 };
 
-/* A triangle crossing the near plane, clipped as PPSSPP does
- * (TransformUnit.cpp SendTriangle, Clipper.cpp ProcessTriangle,
- * BinManager.cpp AddTriangle). With culling off the triangle is clipped
- * twice, in its clipping order r0 r1 r2 and reversed r2 r1 r0; with culling
- * on once, forward when the cull face (flipped by wind) keeps
- * counter-clockwise triangles, else reversed. Each pass clips to a polygon
- * starting at its first vertex (clip.c), fans it from that vertex, drops a
+/* A triangle crossing the near plane, clipped as the GE does (clip.c, the
+ * order of the vertices as PPSSPP's measured clipper receives them:
+ * TransformUnit.cpp SendTriangle, Clipper.cpp ProcessTriangle). With
+ * culling off the triangle is clipped twice, in its clipping order r0 r1 r2
+ * and reversed r2 r1 r0 (the reversed flag flipped); with culling on once,
+ * forward when the cull face (flipped by wind) keeps counter-clockwise
+ * triangles, else reversed. Each pass splits the triangle (clip.c), drops a
  * piece with a vertex outside the guard band, and keeps only pieces that are
  * counter-clockwise (area >= 0) and not degenerate, so one winding's pass
- * draws and the other's drops everything. The fan's diagonal thus depends on
- * the vertex order, which decides which pieces lose a vertex outside the
- * guard band. With flat shading every piece takes the provoking vertex's
- * colors in its third vertex (setup reads provoking vertex 2). Counters:
- * discarded and degenerate pieces count in every pass, wrongly wound ones as
- * culled only with culling on (with it off they are the other pass's). */
+ * draws and the other's drops everything. With flat shading every piece
+ * takes the provoking vertex's colors in its third vertex (setup reads
+ * provoking vertex 2). Counters: discarded and degenerate pieces count in
+ * every pass, wrongly wound ones as culled only with culling on (with it off
+ * they are the other pass's). */
 static int emit_clipped(struct ctx *c, const struct clip_order *co, const struct gt_vout *prov, struct gt_diag *d)
 {
     c->a->stats.clipped++;
     bool forward = c->cull_face != co->wind;
     for (int pass = 0; pass < (c->cull_on ? 1 : 2); pass++) {
         bool rev = c->cull_on ? !forward : pass == 1;
-        struct gt_vout in[3], poly[CLIP_MAX_POLY];
+        struct gt_vout in[3], tris[CLIP_MAX_TRIS][3];
         for (int i = 0; i < 3; i++) in[i] = *co->v[rev ? 2 - i : i];
-        unsigned n = clip_triangle(c->xf, in, poly);
-        for (unsigned k = 1; k + 1 < n; k++) {
-            struct gt_vout third = poly[k + 1];
+        unsigned n = clip_triangle(c->xf, in, rev != co->wind, tris);
+        for (unsigned k = 0; k < n; k++) {
+            struct gt_vout *third = &tris[k][2];
             if (c->flat) {
-                memcpy(third.color, prov->color, 4);
-                memcpy(third.color1, prov->color1, 4);
+                memcpy(third->color, prov->color, 4);
+                memcpy(third->color1, prov->color1, 4);
             }
-            const struct gt_vout *t[3] = {&poly[0], &poly[k], &third};
+            const struct gt_vout *t[3] = {&tris[k][0], &tris[k][1], third};
             if (t[0]->outside || t[1]->outside || t[2]->outside) {
                 c->a->stats.discarded++;
                 continue;
@@ -127,6 +126,20 @@ static int emit(struct ctx *c, enum gt_prim_kind kind, const struct gt_vout *con
             if (kind == GT_TRIANGLE && all_wneg) {
                 c->a->stats.discarded++;
                 return GT_OK;
+            }
+            if (!c->xf->depth_clip) {
+                /* Without depth clipping nothing is clipped: the part beyond
+                 * the near plane is drawn with extrapolated depth, and a
+                 * vertex behind the camera (w <= 0) drops the primitive
+                 * (PPSSPP Clipper.cpp, measured). */
+                bool wpos = true;
+                for (unsigned i = 0; i < nv; i++)
+                    wpos &= !(v[i]->clip[3] >> 31) && (v[i]->clip[3] & 0x7F800000u);
+                if (!wpos) {
+                    c->a->stats.discarded++;
+                    return GT_OK;
+                }
+                any_behind = false;
             }
             if (any_behind && kind == GT_TRIANGLE) {
                 struct clip_order own = {{v[0], v[1], v[2]}, flip};

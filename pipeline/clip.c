@@ -5,76 +5,87 @@
 
 #include <string.h>
 
-/* Signed distance to the near plane: z + w (>= 0: in front). */
-static gefloat plane_dist(const struct gt_vout *v) { return gemath_add(v->clip[2], v->clip[3]); }
+/* Behind the near plane: z < -w (the comparison, not a rounded z + w). */
+static bool behind(const struct gt_vout *v) { return gemath_cmp(v->clip[2], gemath_neg(v->clip[3])) < 0; }
 
-static bool is_neg(gefloat x) { return (x & 0x80000000u) && x != GEMATH_NEG_ZERO; }
-static bool le_zero(gefloat x) { return is_neg(x) || (x & 0x7FFFFFFFu) == 0; }
-
-static gefloat mix(gefloat a, gefloat b, gefloat t, gefloat one_minus_t)
+/* A vertex's fog as its 8-bit value (what the clipper interpolates). */
+static int32_t fog8(gefloat f)
 {
-    const gefloat x[4] = {a, b, 0, 0}, w[4] = {one_minus_t, t, 0, 0};
-    return gemath_dot4(x, w);
+    if (f >> 31) return 0;
+    int32_t v = gemath_to_fixed(f, 8);
+    return v > 255 ? 255 : v;
 }
 
-void clip_lerp(const struct gt_xform *xf, const struct gt_vout *a, const struct gt_vout *b, gefloat t,
-               struct gt_vout *out)
+void clip_near_point(const struct gt_xform *xf, const struct gt_vout *in, const struct gt_vout *out,
+                     struct gt_vout *dst)
 {
-    gefloat u = gemath_sub(GEMATH_ONE, t);
-    int32_t t8 = gemath_to_fixed(t, 8);
+    gefloat din = gemath_add(in->clip[2], in->clip[3]), dout = gemath_add(out->clip[2], out->clip[3]);
+    gefloat den = gemath_sub(din, dout);
+    /* Diagnostic build ("arith"): PPSSPP's older clipper divides. */
+    gefloat t = GT_COMPAT(ARITH) ? compat_div(din, den) : gemath_mul(din, gemath_recip(den));
+    *dst = *in;
+    for (int c = 0; c < 4; c++)
+        dst->clip[c] = gemath_add(gemath_mul(t, gemath_sub(out->clip[c], in->clip[c])), in->clip[c]);
+    for (int c = 0; c < 2; c++) dst->uv[c] = gemath_add(gemath_mul(t, gemath_sub(out->uv[c], in->uv[c])), in->uv[c]);
+    dst->q = gemath_add(gemath_mul(t, gemath_sub(out->q, in->q)), in->q);
+    /* t8 = round(256 t), limited to 0..256. */
+    int32_t t8 = (gemath_to_fixed(t, 9) + 1) >> 1;
     if (t8 < 0) t8 = 0;
     if (t8 > 256) t8 = 256;
-    *out = *a;
-    for (int i = 0; i < 4; i++) out->clip[i] = mix(a->clip[i], b->clip[i], t, u);
-    for (int i = 0; i < 2; i++) out->uv[i] = mix(a->uv[i], b->uv[i], t, u);
-    out->q = mix(a->q, b->q, t, u);
-    out->fog = mix(a->fog, b->fog, t, u);
     for (int i = 0; i < 4; i++) {
-        out->color[i] = (uint8_t)((a->color[i] * (256 - t8) + b->color[i] * t8) >> 8);
-        out->color1[i] = (uint8_t)((a->color1[i] * (256 - t8) + b->color1[i] * t8) >> 8);
+        dst->color[i] = (uint8_t)((in->color[i] * (256 - t8) + out->color[i] * t8) >> 8);
+        dst->color1[i] = (uint8_t)((in->color1[i] * (256 - t8) + out->color1[i] * t8) >> 8);
     }
-    xform_screen(xf, out, true);
+    int32_t f = (fog8(in->fog) * (256 - t8) + fog8(out->fog) * t8) >> 8;
+    dst->fog = gemath_from_fixed(f, 8);
+    xform_screen(xf, dst, true);
 }
 
-/* The intersection of edge prev-cur with the plane, t running from the
- * vertex behind the plane toward the other. */
-static void intersect(const struct gt_xform *xf, const struct gt_vout *prev, gefloat dp, const struct gt_vout *cur,
-                      gefloat dc, struct gt_vout *out)
+unsigned clip_triangle(const struct gt_xform *xf, const struct gt_vout in[3], bool reversed,
+                       struct gt_vout out[CLIP_MAX_TRIS][3])
 {
-    /* Diagnostic build ("arith"): PPSSPP divides. */
-    if (is_neg(dc)) {
-        gefloat t = GT_COMPAT(ARITH) ? compat_div(dc, gemath_sub(dc, dp)) : gemath_mul(dc, gemath_recip(gemath_sub(dc, dp)));
-        clip_lerp(xf, cur, prev, t, out);
-    } else {
-        gefloat t = GT_COMPAT(ARITH) ? compat_div(dp, gemath_sub(dp, dc)) : gemath_mul(dp, gemath_recip(gemath_sub(dp, dc)));
-        clip_lerp(xf, prev, cur, t, out);
+    bool outside[3];
+    unsigned n_out = 0;
+    for (int i = 0; i < 3; i++) n_out += outside[i] = behind(&in[i]);
+    if (n_out == 1) {
+        /* o outside; the quad is split from the vertex before o in the
+         * order given (after it when reversed): (p, a, b), (p, b, n) with a
+         * on p-o and b on n-o, keeping the winding given. */
+        int o = outside[0] ? 0 : outside[1] ? 1 : 2;
+        int p = reversed ? (o + 1) % 3 : (o + 2) % 3, n = reversed ? (o + 2) % 3 : (o + 1) % 3;
+        struct gt_vout a, b;
+        clip_near_point(xf, &in[p], &in[o], &a);
+        clip_near_point(xf, &in[n], &in[o], &b);
+        int first = reversed ? 2 : 1, second = reversed ? 1 : 2;
+        out[0][0] = in[p], out[0][first] = a, out[0][second] = b;
+        out[1][0] = in[p], out[1][first] = b, out[1][second] = in[n];
+        return 2;
     }
-}
-
-unsigned clip_triangle(const struct gt_xform *xf, const struct gt_vout in[3], struct gt_vout out[CLIP_MAX_POLY])
-{
-    gefloat d[3];
-    unsigned n = 0;
-    for (int i = 0; i < 3; i++) d[i] = plane_dist(&in[i]);
-    /* Sutherland-Hodgman over the edges v0->v1, v1->v2, v2->v0 in turn: the
-     * edge's first vertex when it is in front, then the crossing when the
-     * two ends lie on different sides. The polygon starts at v0 (or at the
-     * crossing on v0->v1 when v0 is behind), as PPSSPP's CLIP_POLY builds it. */
-    for (int j = 0; j < 3; j++) {
-        int c = (j + 1) % 3;
-        bool differ = (le_zero(d[c]) && !le_zero(d[j])) || (!le_zero(d[c]) && le_zero(d[j]));
-        if (!is_neg(d[j]) && n < CLIP_MAX_POLY) out[n++] = in[j];
-        if (differ && n < CLIP_MAX_POLY) intersect(xf, &in[j], d[j], &in[c], d[c], &out[n++]);
+    if (n_out == 2) {
+        int i = !outside[0] ? 0 : !outside[1] ? 1 : 2;
+        int n = (i + 1) % 3, p = (i + 2) % 3;
+        out[0][0] = in[i];
+        clip_near_point(xf, &in[i], &in[n], &out[0][1]);
+        clip_near_point(xf, &in[i], &in[p], &out[0][2]);
+        return 1;
     }
-    return n >= 3 ? n : 0;
+    if (n_out == 0) {
+        memcpy(out[0], in, sizeof out[0]);
+        return 1;
+    }
+    return 0;
 }
 
 void clip_line(const struct gt_xform *xf, struct gt_vout *a, struct gt_vout *b)
 {
-    gefloat da = plane_dist(a), db = plane_dist(b);
-    struct gt_vout na = *a, nb = *b;
-    if (is_neg(da)) intersect(xf, b, db, a, da, &na);
-    if (is_neg(db)) intersect(xf, a, da, b, db, &nb);
-    *a = na;
-    *b = nb;
+    bool ba = behind(a), bb = behind(b);
+    if (ba == bb) return;
+    struct gt_vout n;
+    if (ba) {
+        clip_near_point(xf, b, a, &n);
+        *a = n;
+    } else {
+        clip_near_point(xf, a, b, &n);
+        *b = n;
+    }
 }

@@ -33,52 +33,78 @@ static struct gt_vout vert(const struct gt_xform *xf, float x, float y, float z,
     return v;
 }
 
-TEST(clip_lerp_attributes)
+/* The new vertex on in-out (ge-arithmetic.md "Clipped vertex colors",
+ * probes exp43-46): t = d_in R(d_in - d_out) with d = z + w, from the
+ * inside vertex; each component in + t (out - in); colors with t8 =
+ * round(256 t). */
+TEST(clip_near_point_arithmetic)
 {
     struct ge_state st;
     struct gt_xform xf;
     setup(&st, &xf, 1);
-    struct gt_vout a = vert(&xf, 0, 0, -3, 1, 0), b = vert(&xf, 8, 4, 1, 1, 255), m;
-    a.uv[0] = f(1.0f), b.uv[0] = f(2.0f);
-    clip_lerp(&xf, &a, &b, f(0.25f), &m);
-    CHECK_EQ_U(m.clip[0], f(2.0f));
-    CHECK_EQ_U(m.clip[1], f(1.0f));
-    CHECK_EQ_U(m.clip[2], f(-2.0f));
-    CHECK_EQ_U(m.uv[0], f(1.25f));
-    CHECK_EQ_U(m.color[0], (255 * 64) >> 8); /* t8 = 64: 63 */
-    CHECK_EQ_I(m.x16, (2048 + 2) * 16 - 0);
+    /* d_in = 2, d_out = -2: t = 2 R(4) = 0.5 exactly. */
+    struct gt_vout in = vert(&xf, 0, 0, 1, 1, 0), out = vert(&xf, 8, 4, -3, 1, 255), m;
+    in.uv[0] = f(1.0f), out.uv[0] = f(2.0f);
+    clip_near_point(&xf, &in, &out, &m);
+    CHECK_EQ_U(m.clip[0], f(4.0f));
+    CHECK_EQ_U(m.clip[1], f(2.0f));
+    CHECK_EQ_U(m.clip[2], f(-1.0f)); /* on the plane z = -w */
+    CHECK_EQ_U(m.uv[0], f(1.5f));
+    CHECK_EQ_U(m.color[0], (255 * 128) >> 8); /* t8 = 128: 127 */
+    CHECK_EQ_I(m.x16, (2048 + 4) * 16);
+    /* d_in = 1, d_out = -2: den 3 = 1.5 * 2, the reciprocal table's
+     * segment 64 (B 87381) at position 0 gives q = (64 * 87381 + 63) >> 7
+     * = 43690, R(3) = 43690 / 2^17 (not 1/3), so t = 43690 / 2^17 and the
+     * new x on 0..3 is 3 t = 131070 / 2^17 = 1 - 2^-16, not 1. Colors
+     * 0..255: t8 = round(256 t) = 85. */
+    struct gt_vout in2 = vert(&xf, 0, 0, 0, 1, 0), out2 = vert(&xf, 3, 0, -3, 1, 255);
+    clip_near_point(&xf, &in2, &out2, &m);
+    CHECK_EQ_U(m.clip[0], 0x3F7FFF00u);
+    CHECK_EQ_U(m.color[0], (255 * 85) >> 8);
 }
 
+/* The split of ProcessTriangle (measured, probes exp43-44): one vertex o
+ * behind, the quad split from the vertex before o in the given order (p),
+ * into (p, a, b) and (p, b, n); reversed takes the vertex after o and
+ * keeps the reversed winding. Two behind: one triangle from the inside
+ * vertex. */
 TEST(clip_triangle_one_behind)
 {
-    /* v0 behind (z + w = -1), v1 and v2 in front (z + w = 1). PPSSPP's
-     * CLIP_POLY (Clipper.cpp) walks the edges v0->v1, v1->v2, v2->v0,
-     * emitting each edge's first vertex when its distance is >= 0 and then
-     * the crossing when the two distances differ in sign: v0->v1 gives only
-     * I(v0,v1); v1->v2 gives v1; v2->v0 gives v2 and I(v2,v0). So the polygon
-     * is I(v0,v1), v1, v2, I(v2,v0), both intersections halfway (t = 0.5). */
     struct ge_state st;
     struct gt_xform xf;
     setup(&st, &xf, 1);
+    /* v0 behind (z + w = -1), v1 and v2 in front (z + w = 1): both new
+     * vertices halfway (t = 0.5). */
     struct gt_vout in[3] = {vert(&xf, 0, 0, -2, 1, 0), vert(&xf, 8, 0, 0, 1, 200), vert(&xf, 0, 8, 0, 1, 100)};
     CHECK(in[0].behind && !in[1].behind && !in[2].behind);
-    struct gt_vout out[CLIP_MAX_POLY];
-    unsigned n = clip_triangle(&xf, in, out);
-    CHECK_EQ_U(n, 4);
-    CHECK_EQ_U(out[0].clip[0], f(4.0f));  /* halfway to v1 */
-    CHECK_EQ_U(out[0].clip[2], f(-1.0f)); /* on the plane z = -w */
-    CHECK_EQ_U(out[0].color[0], 100);     /* (0*128 + 200*128) >> 8 */
-    CHECK_EQ_U(out[1].clip[0], f(8.0f));
-    CHECK_EQ_U(out[2].clip[1], f(8.0f));
-    CHECK_EQ_U(out[3].clip[1], f(4.0f));  /* halfway to v2 */
-    CHECK_EQ_U(out[3].clip[2], f(-1.0f));
-    CHECK_EQ_U(out[3].color[0], 50);      /* (0*128 + 100*128) >> 8 */
+    struct gt_vout out[CLIP_MAX_TRIS][3];
+    CHECK_EQ_U(clip_triangle(&xf, in, false, out), 2);
+    /* p = v2, n = v1: a on v2-v0 at (0, 4), b on v1-v0 at (4, 0). */
+    CHECK_EQ_U(out[0][0].clip[1], f(8.0f));
+    CHECK_EQ_U(out[0][1].clip[1], f(4.0f));
+    CHECK_EQ_U(out[0][1].clip[2], f(-1.0f));
+    CHECK_EQ_U(out[0][1].color[0], 50); /* (100 * 128) >> 8 */
+    CHECK_EQ_U(out[0][2].clip[0], f(4.0f));
+    CHECK_EQ_U(out[0][2].color[0], 100); /* (200 * 128) >> 8 */
+    CHECK_EQ_U(out[1][0].clip[1], f(8.0f));
+    CHECK_EQ_U(out[1][1].clip[0], f(4.0f));
+    CHECK_EQ_U(out[1][2].clip[0], f(8.0f)); /* v1 */
+    /* Reversed: p = v1, n = v2: (v1, b, a) and (v1, v2, b), b on v2-v0. */
+    CHECK_EQ_U(clip_triangle(&xf, in, true, out), 2);
+    CHECK_EQ_U(out[0][0].clip[0], f(8.0f));
+    CHECK_EQ_U(out[0][1].clip[1], f(4.0f));
+    CHECK_EQ_U(out[0][2].clip[0], f(4.0f));
+    CHECK_EQ_U(out[1][1].clip[1], f(8.0f)); /* v2 */
+    CHECK_EQ_U(out[1][2].clip[1], f(4.0f));
     /* All three behind: nothing left. */
     struct gt_vout gone[3] = {vert(&xf, 0, 0, -2, 1, 0), vert(&xf, 8, 0, -3, 1, 0), vert(&xf, 0, 8, -4, 1, 0)};
-    CHECK_EQ_U(clip_triangle(&xf, gone, out), 0);
-    /* Two behind: one triangle. */
+    CHECK_EQ_U(clip_triangle(&xf, gone, false, out), 0);
+    /* Two behind: (v2, on v2-v0, on v2-v1). */
     struct gt_vout two[3] = {vert(&xf, 0, 0, -3, 1, 0), vert(&xf, 8, 0, -3, 1, 0), vert(&xf, 0, 8, 1, 1, 0)};
-    CHECK_EQ_U(clip_triangle(&xf, two, out), 3);
+    CHECK_EQ_U(clip_triangle(&xf, two, false, out), 1);
+    CHECK_EQ_U(out[0][0].clip[1], f(8.0f));
+    CHECK_EQ_U(out[0][1].clip[0], f(0.0f)); /* on v2-v0: x stays 0 */
+    CHECK_EQ_U(out[0][2].clip[0], f(4.0f)); /* on v2-v1: t = 2 R(4) = 0.5 */
 }
 
 struct got {
@@ -172,20 +198,22 @@ TEST(clip_pieces_reach_assembly)
     CHECK_EQ_I(asm_prim(&a, st, &h.r.mem, (uint32_t)GE_PRIM << 24 | 3u << 16 | 3, collect, &g, &d), GT_OK);
     CHECK_EQ_U(a.stats.clipped, 1);
     CHECK_EQ_U(g.n, 2);
-    /* PPSSPP (Clipper.cpp ProcessTriangle): the polygon I(v0,v1) = (4,0),
-     * v1 = (8,0), v2 = (0,8), I(v2,v0) = (0,4) (pixels past 2048) fanned
-     * from its first vertex: (I01, v1, v2), (I01, v2, I20). Both are
-     * counter-clockwise in BinManager::AddTriangle's sense (cross products
-     * 32 and 16 > 0), so with culling off the pass in this order draws them
-     * and the reversed pass (v2, v1, v0) SendTriangle adds draws nothing. */
-    CHECK_EQ_I(g.p[0].v[0].x16, (2048 + 4) * 16);
-    CHECK_EQ_I(g.p[0].v[0].y16, 2048 * 16);
-    CHECK_EQ_I(g.p[0].v[1].x16, (2048 + 8) * 16);
-    CHECK_EQ_I(g.p[0].v[2].y16, (2048 + 8) * 16);
-    CHECK_EQ_I(g.p[1].v[0].x16, (2048 + 4) * 16);
-    CHECK_EQ_I(g.p[1].v[1].y16, (2048 + 8) * 16);
-    CHECK_EQ_I(g.p[1].v[2].x16, 2048 * 16);
-    CHECK_EQ_I(g.p[1].v[2].y16, (2048 + 4) * 16);
+    /* The measured split (clip.c): v0 behind, the vertex before it v2 = p,
+     * v1 = n; a = I(v2,v0) = (0,4), b = I(v1,v0) = (4,0) (pixels past
+     * 2048): (v2, a, b) and (v2, b, v1). Both are counter-clockwise in
+     * BinManager::AddTriangle's sense (cross products 16 and 32 > 0), so
+     * with culling off the pass in this order draws them and the reversed
+     * pass (v2, v1, v0) SendTriangle adds draws nothing. */
+    CHECK_EQ_I(g.p[0].v[0].x16, 2048 * 16);
+    CHECK_EQ_I(g.p[0].v[0].y16, (2048 + 8) * 16);
+    CHECK_EQ_I(g.p[0].v[1].x16, 2048 * 16);
+    CHECK_EQ_I(g.p[0].v[1].y16, (2048 + 4) * 16);
+    CHECK_EQ_I(g.p[0].v[2].x16, (2048 + 4) * 16);
+    CHECK_EQ_I(g.p[0].v[2].y16, 2048 * 16);
+    CHECK_EQ_I(g.p[1].v[0].y16, (2048 + 8) * 16);
+    CHECK_EQ_I(g.p[1].v[1].x16, (2048 + 4) * 16);
+    CHECK_EQ_I(g.p[1].v[2].x16, (2048 + 8) * 16);
+    CHECK_EQ_I(g.p[1].v[2].y16, 2048 * 16);
     CHECK_EQ_U(a.stats.culled, 0); /* the reversed pass's pieces are not counted */
     /* Without DEPTHCLIP, z/w = -2 is past -1: the triangle is dropped before clipping. */
     st->reg[GE_DEPTHCLIP_ON] = (uint32_t)GE_DEPTHCLIP_ON << 24;
@@ -233,11 +261,9 @@ TEST(clip_order_decides_dropped_pieces)
      * every crossing is halfway: I01 = (-500, 0) is inside the guard band,
      * I02 = (-2250, 4) outside (screen x -202). V0 V1 V2 is counter-clockwise
      * in BinManager::AddTriangle's sense (cross product 5000 * 8 > 0).
-     * PPSSPP (Clipper.cpp ProcessTriangle) fans the polygon from its first
-     * vertex and drops a piece with a vertex out of range, so which pieces
-     * survive depends on where the polygon starts. The old order (polygon
-     * starting at the crossing before v0) gives other pieces in every case
-     * below. */
+     * The measured split (clip.c) starts from the vertex before the one
+     * behind, in the order the clipper gets, and a piece with a vertex out
+     * of range is dropped, so which pieces survive depends on that order. */
     struct gehelp h;
     struct gt_asm a;
     struct got g = {0};
@@ -246,34 +272,33 @@ TEST(clip_order_decides_dropped_pieces)
     const int32_t i01x = (2048 - 500) * 16, v1x = (2048 + 2000) * 16, v2x = (2048 - 1500) * 16;
 
     /* 1. TRIANGLES V0 V1 V2, culling off. SendTriangle clips V0 V1 V2 and
-     * V2 V1 V0. Forward polygon I01, V1, V2, I20: pieces (I01, V1, V2)
-     * drawn, (I01, V2, I20) dropped (I20 out of range). Reversed polygon
-     * V2, V1, I10, I02: (V2, V1, I10) clockwise, dropped by AddTriangle;
-     * (V2, I10, I02) out of range. One piece. (Old order I20, I01, V1, V2:
-     * both pieces hold I20, nothing drawn.) */
+     * V2 V1 V0 (reversed). Forward: p = V2, n = V1, pieces (V2, I20, I10)
+     * out of range and (V2, I10, V1) counter-clockwise (cross product
+     * (1000, -8) x (3500, -8) = 20000), drawn. Reversed: p = V2, n = V1,
+     * pieces (V2, I10, I20) out of range and (V2, V1, I10) clockwise,
+     * dropped by AddTriangle. One piece. */
     const float tri[3][3] = {{V0[0], V0[1], V0[2]}, {V1[0], V1[1], V1[2]}, {V2[0], V2[1], V2[2]}};
     run_w1(&h, tri, 3, 3, 0, 0, &a, &g);
     CHECK_EQ_U(a.stats.clipped, 1);
     CHECK_EQ_U(a.stats.discarded, 2);
     CHECK_EQ_U(g.n, 1);
-    CHECK_EQ_I(g.p[0].v[0].x16, i01x);
-    CHECK_EQ_I(g.p[0].v[0].y16, 2048 * 16);
-    CHECK_EQ_I(g.p[0].v[1].x16, v1x);
-    CHECK_EQ_I(g.p[0].v[2].x16, v2x);
-    CHECK_EQ_I(g.p[0].v[2].y16, (2048 + 8) * 16);
+    CHECK_EQ_I(g.p[0].v[0].x16, v2x);
+    CHECK_EQ_I(g.p[0].v[0].y16, (2048 + 8) * 16);
+    CHECK_EQ_I(g.p[0].v[1].x16, i01x);
+    CHECK_EQ_I(g.p[0].v[1].y16, 2048 * 16);
+    CHECK_EQ_I(g.p[0].v[2].x16, v1x);
     /* Culling on, cull face 1 (CullType::CCW): only the forward pass, the
      * same piece. Cull face 0 (CW): only V2 V1 V0, which draws nothing. */
     run_w1(&h, tri, 3, 3, 1, 1, &a, &g);
     CHECK_EQ_U(g.n, 1);
-    CHECK_EQ_I(g.p[0].v[0].x16, i01x);
+    CHECK_EQ_I(g.p[0].v[1].x16, i01x);
     run_w1(&h, tri, 3, 3, 1, 0, &a, &g);
     CHECK_EQ_U(g.n, 0);
 
-    /* 2. The same triangle as V0 V2 V1 (clockwise), culling off. Forward
-     * polygon I02, V2, V1, I10: both pieces start at I02, out of range.
-     * Reversed V1 V2 V0: polygon V1, V2, I20, I01, pieces (V1, V2, I20) and
-     * (V1, I20, I01) both hold I20. Nothing is drawn. (Old order I10, I02,
-     * V2, V1: (I10, V2, V1) drawn.) */
+    /* 2. The same triangle as V0 V2 V1 (clockwise), culling off. Forward:
+     * p = V1, n = V2, pieces (V1, I10, I20) and (V1, I20, V2) both hold
+     * I20, out of range. Reversed V1 V2 V0: p = V1, n = V2, pieces (V1,
+     * I20, I10) and (V1, V2, I20), out of range too. Nothing is drawn. */
     const float cw[3][3] = {{V0[0], V0[1], V0[2]}, {V2[0], V2[1], V2[2]}, {V1[0], V1[1], V1[2]}};
     run_w1(&h, cw, 3, 3, 0, 0, &a, &g);
     CHECK_EQ_U(a.stats.clipped, 1);
@@ -283,19 +308,15 @@ TEST(clip_order_decides_dropped_pieces)
     /* 3. STRIP A V0 V1 V2 with A = (3000, 0) out of range, culling off:
      * triangle A V0 V1 is discarded whole (a vertex in front out of range),
      * triangle V0 V1 V2 (odd) comes from PPSSPP's ring with vertex k in slot
-     * k % 3 (TransformUnit.cpp SubmitPrimitive): slots V2, V0, V1. Forward
-     * polygon V2, I20, I01, V1: (V2, I20, I01) out of range, (V2, I01, V1)
-     * counter-clockwise (cross product (1000, -8) x (3500, -8) = 20000)
-     * drawn, starting at V2. Reversed V1 V0 V2: polygon V1, I10, I02, V2,
-     * pieces clockwise or out of range. (Primitive order V0 V1 V2 would draw
-     * (I01, V1, V2), the old order nothing.) */
+     * k % 3 (TransformUnit.cpp SubmitPrimitive): slots V2, V0, V1, reversed
+     * (odd triangles reach the clipper in the opposite order, probe exp45).
+     * That pass: p = V1 (after V0), n = V2, pieces (V1, I20, I10) and (V1,
+     * V2, I20), both out of range; the second pass V1 V0 V2, not reversed:
+     * p = V1, n = V2 again, the same vertices. Nothing is drawn, where the
+     * primitive order V0 V1 V2 (case 1) draws a piece. */
     const float strip[4][3] = {{3000, 0, 0}, {V0[0], V0[1], V0[2]}, {V1[0], V1[1], V1[2]}, {V2[0], V2[1], V2[2]}};
     run_w1(&h, strip, 4, 4, 0, 0, &a, &g);
     CHECK_EQ_U(a.stats.clipped, 1);
-    CHECK_EQ_U(g.n, 1);
-    CHECK_EQ_I(g.p[0].v[0].x16, v2x);
-    CHECK_EQ_I(g.p[0].v[0].y16, (2048 + 8) * 16);
-    CHECK_EQ_I(g.p[0].v[1].x16, i01x);
-    CHECK_EQ_I(g.p[0].v[2].x16, v1x);
+    CHECK_EQ_U(g.n, 0);
     gh_free(&h);
 }

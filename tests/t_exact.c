@@ -54,7 +54,7 @@ static void write_group(const char *dir, const char *name, const struct tjob *jo
         uint32_t hdr[4] = {jobs[j].rows, jobs[j].nlist, jobs[j].readback, jobs[j].nrelocs};
         fwrite(hdr, 4, 4, f);
         fwrite(jobs[j].list, 4, jobs[j].nlist, f);
-        fwrite(jobs[j].relocs, 4, jobs[j].nrelocs, f);
+        if (jobs[j].nrelocs) fwrite(jobs[j].relocs, 4, jobs[j].nrelocs, f);
         uint32_t tail[3] = {0, 0, 0}; /* no pre list (words, relocs), no writes */
         fwrite(tail, 4, 3, f);
     }
