@@ -22,15 +22,17 @@
  * second and third vertex of every triangle, should a probe show that. */
 #define PATCH_FACING_FLIPS_WINDING 0
 
-/* The scalar channels a control point carries through the lerps:
- * position x, y, z; texture u, v; color R, G, B, A (as integers 0..255).
- * The results of the column pass also carry the column tangents (x, y, z)
- * in CH_TAN.., which the row pass lerps like the other channels. Channels
- * are evaluated LANES at a time (gemath_lerp8); unused lanes hold +0. */
-enum { CH_POS = 0, CH_UV = 3, CH_COL = 5, NCH = 9, CH_TAN = 9, LANES = 8, NLANE = 16 };
+/* The scalar channels a control point carries through the float lerps:
+ * position x, y, z and texture u, v. The results of the column pass also
+ * carry the positions' last two de Casteljau points (CH_AB, CH_BC), which
+ * the row pass evaluates like the other channels, for the normal. Channels
+ * are evaluated LANES at a time (gemath_lerp8); unused lanes hold +0.
+ * Colors go through integer lerps of their own (col). */
+enum { CH_POS = 0, CH_UV = 3, CH_AB = 5, CH_BC = 8, LANES = 8, NLANE = 16 };
 
 struct cpoint {
     _Alignas(32) gefloat c[NLANE];
+    int32_t col[4]; /* (c << 7) | 0x7F per 8-bit channel (ge-curves.md) */
 };
 
 /* One grid line of the tessellation along one direction (u or v). */
@@ -45,12 +47,12 @@ struct gline {
 /* ---- Model choices: the lerp factors ---- */
 
 /* The parameter of grid line i (0..tess) of a patch divided tess times, as
- * k/256: k = floor(256 * i / tess). Model choice (GE-HARDWARE.md §4 gives an
- * 8-bit fraction but not how it follows from the division): i = 0 and
- * i = tess give 0 and 256, so patch edges pass control points through. */
+ * k/256, rounded toward the middle of the patch (measured, ge-curves.md
+ * "The parameter"): floor(256 i / tess) in the first half, 256 -
+ * floor(256 (tess - i) / tess) in the second. */
 static unsigned patch_k(unsigned i, unsigned tess)
 {
-    return 256u * i / tess;
+    return 2 * i <= tess ? 256u * i / tess : 256u - 256u * (tess - i) / tess;
 }
 
 /* Knot i (0 .. n + 3) of the cubic B-spline over n control points: the
@@ -65,17 +67,14 @@ static int32_t spline_knot(int32_t i, int32_t n, unsigned type)
     return i - 3;
 }
 
-/* Spline lerp factors. GE-HARDWARE.md §4 says patches are repeated lerps
- * with t = k/256 but gives no spline factors. Model choice (unmeasured): de
+/* Spline lerp factors (measured, ge-curves.md "Splines: de Boor"): de
  * Boor's algorithm on the knot vector above, each level's ratio
- * (t - knot_i) / (knot_{i+4-r} - knot_i) with t = p + k/256, turned into an
- * 8-bit factor by truncation: floor((k + 256 * (p - knot_i)) / span). Over
- * patch p (span j = p + 3) the four points are p..p+3; level r = 1..3 lerps
- * neighbours i - 1, i for i = j - 3 + r .. j. Ratios are 0..1 (span 1..3),
- * exactly 0 or 1 only where the knots make them so, so an open end passes
- * its end control point through and the 4-point open/open spline is the
- * Bezier patch exactly (PPSSPP's weights for that case are a known bug,
- * docs/notes/vertex-pipeline.md §9.3; not reproduced). */
+ * (t - knot_i) / span with t = p + k/256 in 1/256, taken from the nearer
+ * knot: with dl = 256 (t - knot_i) and dr = 256 span - dl, floor(dl /
+ * span) when dl <= dr, else 256 - floor(dr / span) (1/3 is 85, 2/3 is
+ * 171); a zero span gives 0. Over patch p (span j = p + 3) the four points
+ * are p..p+3; level r = 1..3 lerps neighbours i - 1, i for i = j - 3 + r ..
+ * j. */
 static void spline_factors(unsigned n, unsigned type, unsigned p, unsigned k, uint16_t f[6])
 {
     const int32_t j = (int32_t)p + 3, ni = (int32_t)n;
@@ -83,21 +82,19 @@ static void spline_factors(unsigned n, unsigned type, unsigned p, unsigned k, ui
     for (int32_t r = 1; r <= 3; r++) {
         for (int32_t i = j - 3 + r; i <= j; i++) {
             int32_t ki = spline_knot(i, ni, type);
-            int32_t m = (int32_t)p - ki;                    /* t - knot_i = m + k/256, m >= 0 */
-            int32_t span = spline_knot(i + 4 - r, ni, type) - ki; /* 1..3 */
-            f[o++] = (uint16_t)(((int32_t)k + 256 * m) / span);
+            int32_t span = spline_knot(i + 4 - r, ni, type) - ki;
+            int32_t dl = 256 * ((int32_t)p - ki) + (int32_t)k, dr = 256 * span - dl;
+            f[o++] = (uint16_t)(span <= 0 ? 0 : dl <= dr ? dl / span : 256 - dr / span);
         }
     }
 }
 
 /* The grid lines of one direction: Bezier patches each have their own
  * tess + 1 lines; a spline's lines are shared between neighbouring patches
- * (patches * tess + 1), a line on a patch boundary being evaluated in the
- * earlier patch at k = 256 (as PPSSPP). The choice is immaterial: at a knot
- * the earlier span's extra lerps have factor 256 and pass through, and the
- * remaining ones are the later span's at k = 0 with the same (m, span)
- * pairs, so both give the same bits. Returns the line count, 0 when
- * allocation fails. */
+ * (patches * tess + 1), a line on a patch boundary being evaluated as the
+ * later patch's first (k = 0), the last line as the last patch's end (k =
+ * 256) (measured, ge-curves.md). Returns the line count, 0 when allocation
+ * fails. */
 static uint32_t make_lines(bool spline, unsigned n, unsigned type, unsigned tess, struct gline **out)
 {
     uint32_t npatch = spline ? n - 3 : (n - 1) / 3;
@@ -108,8 +105,9 @@ static uint32_t make_lines(bool spline, unsigned n, unsigned type, unsigned tess
     for (uint32_t g = 0; g < count; g++) {
         struct gline *e = &l[g];
         if (spline) {
-            e->patch = g == 0 ? 0 : (g - 1) / tess;
-            e->tile = g - e->patch * tess;
+            e->patch = g / tess;
+            e->tile = g % tess;
+            if (e->patch == npatch) e->patch = npatch - 1, e->tile = tess;
             e->first = e->patch;
         } else {
             e->patch = g / (tess + 1);
@@ -128,18 +126,17 @@ static uint32_t make_lines(bool spline, unsigned n, unsigned type, unsigned tess
 
 /* ---- Evaluation ---- */
 
-/* Three levels of lerps over four values (GE-HARDWARE.md §4), for the
- * first nblk * LANES channels of four points at once, each channel on its
- * own (lane i of gemath_lerp8 is gemath_lerp of lane i). tan, when asked
- * for, gets the tangent direction of channels 0..2 (the position): the
- * difference of the two level-2 values (the derivative divided by 3 for a
- * Bezier patch, by 3 / span for a spline; the scale is dropped, normals are
- * normalised; tan may point into out). Model choice: the difference is one
- * GE subtraction. */
+/* Three levels of lerps over four values (GE-HARDWARE.md §4, de Casteljau
+ * or de Boor by the factors), for the first nblk * LANES channels of four
+ * points at once, each channel on its own (lane i of gemath_lerp8 is
+ * gemath_lerp of lane i). ab and bc, when asked for, get the last two
+ * points (level 2) of channels 0..2, the position, for the normal; they are
+ * written after out, so they may point into it. */
 static void eval4(const struct cpoint *p0, const struct cpoint *p1, const struct cpoint *p2,
-                  const struct cpoint *p3, const uint16_t f[6], unsigned nblk, gefloat *out, gefloat tan[3])
+                  const struct cpoint *p3, const uint16_t f[6], unsigned nblk, gefloat *out, gefloat *ab,
+                  gefloat *bc)
 {
-    gefloat t[3] = {0};
+    gefloat l2[2][3] = {{0}};
     for (unsigned blk = 0; blk < nblk; blk++) {
         const unsigned o = blk * LANES;
         _Alignas(32) gefloat a0[LANES], a1[LANES], a2[LANES];
@@ -148,41 +145,40 @@ static void eval4(const struct cpoint *p0, const struct cpoint *p1, const struct
         gemath_lerp8(p2->c + o, p3->c + o, f[2], a2);
         gemath_lerp8(a0, a1, f[3], a0); /* b0 */
         gemath_lerp8(a1, a2, f[4], a1); /* b1 */
-        if (tan && blk == 0)
-            for (int c = 0; c < 3; c++) t[c] = gemath_sub(a1[c], a0[c]);
+        if (blk == 0)
+            for (int c = 0; c < 3; c++) l2[0][c] = a0[c], l2[1][c] = a1[c];
         gemath_lerp8(a0, a1, f[5], out + o);
     }
-    if (tan) memcpy(tan, t, sizeof t);
+    if (ab) memcpy(ab, l2[0], sizeof l2[0]);
+    if (bc) memcpy(bc, l2[1], sizeof l2[1]);
 }
 
-/* The normal from the two tangents: the cross product tu x tv, each
- * component one fused row sum of its two products, normalised by the rsqrt
- * table (GE-HARDWARE.md §1) of the squared length (one row sum); negated
- * when `flip`. A zero cross product gives (0, 0, 0) (PPSSPP: NaN). */
+/* The color lerps (measured, ge-curves.md): the same three levels in plain
+ * integers, a + floor((b - a) f / 256), over (c << 7) | 0x7F. */
+static void eval4_col(const struct cpoint *p0, const struct cpoint *p1, const struct cpoint *p2,
+                      const struct cpoint *p3, const uint16_t f[6], int32_t out[4])
+{
+#define ILERP(a, b, k) ((a) + (((b) - (a)) * (int32_t)(k) >> 8))
+    for (int ch = 0; ch < 4; ch++) {
+        int32_t a0 = ILERP(p0->col[ch], p1->col[ch], f[0]), a1 = ILERP(p1->col[ch], p2->col[ch], f[1]);
+        int32_t a2 = ILERP(p2->col[ch], p3->col[ch], f[2]);
+        int32_t b0 = ILERP(a0, a1, f[3]), b1 = ILERP(a1, a2, f[4]);
+        out[ch] = ILERP(b0, b1, f[5]);
+    }
+#undef ILERP
+}
+
+/* The normal (measured, ge-curves.md "Normals"): the cross product tu x
+ * tv, each component one fused row sum of its two products, not normalised
+ * (lighting does that); negated when `flip`. */
 static void patch_normal(const gefloat tu[3], const gefloat tv[3], bool flip, gefloat n[3])
 {
-    gefloat c[3];
     for (int i = 0; i < 3; i++) {
         int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
         const gefloat a[3] = {tu[i1], gemath_neg(tu[i2]), 0}, b[3] = {tv[i2], tv[i1], 0};
-        c[i] = gemath_dot3(a, b);
-    }
-    gefloat len2 = gemath_dot3(c, c);
-    if (gemath_cmp(len2, 0) == 0) {
-        n[0] = n[1] = n[2] = GEMATH_ZERO;
-        return;
-    }
-    gefloat r = gemath_rsqrt(len2);
-    for (int i = 0; i < 3; i++) {
-        n[i] = gemath_mul(c[i], r);
+        n[i] = gemath_dot3(a, b);
         if (flip) n[i] = gemath_neg(n[i]);
     }
-}
-
-static uint8_t color_from(gefloat x)
-{
-    int32_t v = gemath_to_fixed(x, 0); /* truncation toward zero */
-    return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
 /* ---- Primitives ---- */
@@ -191,7 +187,9 @@ static uint8_t color_from(gefloat x)
 static uint32_t *emit_cell(uint32_t *o, unsigned prim_type, bool flip, uint32_t tl, uint32_t tr, uint32_t bl, uint32_t br)
 {
     if (prim_type == 1) {
-        o[0] = tl, o[1] = bl, o[2] = tr, o[3] = br, o[4] = tr, o[5] = bl;
+        /* A zigzag (measured, ge-curves.md "Drawn as lines"): left edge
+         * down, the diagonal up to the top right, right edge down. */
+        o[0] = tl, o[1] = bl, o[2] = bl, o[3] = tr, o[4] = tr, o[5] = br;
     } else if (prim_type == 3 && flip) {
         o[0] = tl, o[1] = tr, o[2] = bl, o[3] = tr, o[4] = br, o[5] = bl;
     } else {
@@ -267,7 +265,7 @@ static void tess_rows(void *ctx, uint32_t gv0, uint32_t gv1)
     const unsigned nu = j->nu;
     /* The column results of one line (nu <= 255). Zeroed: lanes of absent
      * channels stay +0. */
-    struct cpoint colv[255];
+    static _Thread_local struct cpoint colv[255];
     memset(colv, 0, nu * sizeof colv[0]);
     for (uint32_t gv = gv0; gv < gv1; gv++) {
         const struct gline *ev = &j->lv[gv];
@@ -276,7 +274,9 @@ static void tess_rows(void *ctx, uint32_t gv0, uint32_t gv1)
         for (uint32_t u = 0; u < ncols; u++) {
             const struct cpoint *p0 = &j->cp[(ev->first + 0) * nu + u], *p1 = &j->cp[(ev->first + 1) * nu + u];
             const struct cpoint *p2 = &j->cp[(ev->first + 2) * nu + u], *p3 = &j->cp[(ev->first + 3) * nu + u];
-            eval4(p0, p1, p2, p3, ev->f, j->col_blocks, colv[u].c, need_nrm ? colv[u].c + CH_TAN : NULL);
+            eval4(p0, p1, p2, p3, ev->f, j->col_blocks, colv[u].c, need_nrm ? colv[u].c + CH_AB : NULL,
+                  need_nrm ? colv[u].c + CH_BC : NULL);
+            if (j->has_col) eval4_col(p0, p1, p2, p3, ev->f, colv[u].col);
         }
         /* Then once along the row of column results. */
         for (uint32_t gu = 0; gu < j->nlu; gu++) {
@@ -286,14 +286,20 @@ static void tess_rows(void *ctx, uint32_t gv0, uint32_t gv1)
                                  : (ev->patch * j->npu + eu->patch) * j->per_patch + ev->tile * (j->tess_u + 1) +
                                        eu->tile;
             struct gt_vin *o = &j->out->v[vi];
-            /* Positions, texture coordinates, colors and the v tangent
-             * (the row lerps of the column tangents) at once. */
+            /* Positions, texture coordinates and the columns' last two
+             * points, each evaluated along u, at once. */
             _Alignas(32) gefloat val[NLANE];
-            gefloat tu[3];
-            eval4(&q[0], &q[1], &q[2], &q[3], eu->f, j->row_blocks, val, need_nrm ? tu : NULL);
+            gefloat ab[3], bc[3];
+            eval4(&q[0], &q[1], &q[2], &q[3], eu->f, j->row_blocks, val, ab, bc);
             for (int k = 0; k < 3; k++) o->pos[k] = val[CH_POS + k];
             if (need_nrm) {
-                patch_normal(tu, val + CH_TAN, j->facing, o->nrm);
+                /* tu = bc - ab of the row; tv = row(bc) - row(ab) of the columns. */
+                gefloat tu[3], tv[3];
+                for (int k = 0; k < 3; k++) {
+                    tu[k] = gemath_sub(bc[k], ab[k]);
+                    tv[k] = gemath_sub(val[CH_BC + k], val[CH_AB + k]);
+                }
+                patch_normal(tu, tv, j->facing, o->nrm);
             } else {
                 o->nrm[0] = o->nrm[1] = 0, o->nrm[2] = GEMATH_ONE;
             }
@@ -308,7 +314,9 @@ static void tess_rows(void *ctx, uint32_t gv0, uint32_t gv1)
             if (j->uv_scale)
                 for (int k = 0; k < 2; k++) o->uv[k] = vdec_uv_scale(j->vd, k, o->uv[k]);
             if (j->has_col) {
-                for (int k = 0; k < 4; k++) o->color[k] = color_from(val[CH_COL + k]);
+                int32_t c[4];
+                eval4_col(&q[0], &q[1], &q[2], &q[3], eu->f, c);
+                for (int k = 0; k < 4; k++) o->color[k] = (uint8_t)(c[k] >> 7);
             } else {
                 memcpy(o->color, j->defcolor, 4);
             }
@@ -337,7 +345,11 @@ int patch_tessellate(const struct ge_state *st, const struct gt_mem *mem, uint32
     if (nu < 4 || nv < 4 || vd.pos == 0) return GT_OK;
 
     const bool has_tc = vd.tc != 0, has_col = vd.col != 0;
-    const bool need_nrm = vd.nrm != 0 || (ge_reg(st, GE_LIGHTING_ON) & 1);
+    /* The normal is generated from the surface whenever anything may read
+     * it: a format with normals, lighting, or shade mapping (which uses it
+     * even with lighting off); the vertices' own normals are unused
+     * (measured, ge-curves.md "Normals"). */
+    const bool need_nrm = vd.nrm != 0 || (ge_reg(st, GE_LIGHTING_ON) & 1) || (ge_reg(st, GE_TEX_MAPMODE) & 3) == 2;
     const bool uv_scale = vd.uv_scale;
     const bool skinned = !vd.through && vd.wt != 0;
     vd.uv_scale = false; /* control points: texture coordinates without scale/offset */
@@ -384,9 +396,9 @@ int patch_tessellate(const struct ge_state *st, const struct gt_mem *mem, uint32
         for (int k = 0; k < 3; k++) cp[i].c[CH_POS + k] = pos[k];
         if (has_tc)
             for (int k = 0; k < 2; k++) cp[i].c[CH_UV + k] = v.uv[k];
-        /* Colors enter the lerps as the exact integers 0..255 (model choice). */
+        /* Colors enter their lerps as (c << 7) | 0x7F (measured). */
         if (has_col)
-            for (int k = 0; k < 4; k++) cp[i].c[CH_COL + k] = gemath_from_int(v.color[k]);
+            for (int k = 0; k < 4; k++) cp[i].col[k] = (int32_t)v.color[k] << 7 | 0x7F;
     }
 
     /* The lanes lerped: positions always, the others if present (absent
@@ -395,7 +407,7 @@ int patch_tessellate(const struct ge_state *st, const struct gt_mem *mem, uint32
      * possibly on several threads (par.h). */
     struct tess_job job = {
         .spline = spline, .need_nrm = need_nrm, .has_tc = has_tc, .has_col = has_col, .uv_scale = uv_scale,
-        .facing = facing, .nu = nu, .col_blocks = has_col ? 2 : 1, .row_blocks = has_col || need_nrm ? 2 : 1,
+        .facing = facing, .nu = nu, .col_blocks = 1, .row_blocks = need_nrm ? 2 : 1,
         .tess_u = tess_u, .tess_v = tess_v, .npu = npu, .per_patch = (tess_u + 1) * (tess_v + 1), .nlu = nlu, .cp = cp, .lu = lu,
         .lv = lv, .vd = &vd, .out = out};
     memcpy(job.defcolor, defcolor, 4);
