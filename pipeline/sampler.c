@@ -170,10 +170,12 @@ static uint32_t sample_bilinear(const struct gt_sampler *s, const struct gt_mem 
     uint32_t bl = tex_texel(&s->tex, mem, level, xa, yb);
     uint32_t br = tex_texel(&s->tex, mem, level, xb, yb);
     uint32_t out = 0;
+    /* Measured (ge-arithmetic.md "Texture function arithmetic"): the two
+     * horizontal lerps first, each truncated to 8 bits, then the vertical. */
     for (unsigned sh = 0; sh < 32; sh += 8) {
-        uint32_t top = (tl >> sh & 0xFF) * (16 - fu) + (tr >> sh & 0xFF) * fu;
-        uint32_t bot = (bl >> sh & 0xFF) * (16 - fu) + (br >> sh & 0xFF) * fu;
-        out |= ((top * (16 - fv) + bot * fv) >> 8) << sh;
+        uint32_t top = ((tl >> sh & 0xFF) * (16 - fu) + (tr >> sh & 0xFF) * fu) >> 4;
+        uint32_t bot = ((bl >> sh & 0xFF) * (16 - fu) + (br >> sh & 0xFF) * fu) >> 4;
+        out |= ((top * (16 - fv) + bot * fv) >> 4) << sh;
     }
     return out;
 }

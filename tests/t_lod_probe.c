@@ -637,7 +637,8 @@ static int64_t ramp_grad(int64_t d, int64_t len, int64_t other, bool exact)
  *    the weight of the second is the 1/16 steps of the remainder
  *    (floor(b / 16) mod 16, the lower 4 bits dropped); texel indices
  *    clamped to 0..15 (TEX_WRAP clamp); per channel (top (16 - fv) +
- *    bottom fv) >> 8 with top = c00 (16 - fu) + c10 fu. */
+ *    bottom fv) >> 4 with top = (c00 (16 - fu) + c10 fu) >> 4, each
+ *    horizontal lerp truncated first (measured, ge-arithmetic.md). */
 static uint32_t ramp_pixel(const struct ramp_sprite *k, int x, int y, bool exact, int *fu_out)
 {
     bool xf = k->x0 < k->x1, yf = k->y0 < k->y1;
@@ -657,9 +658,9 @@ static uint32_t ramp_pixel(const struct ramp_sprite *k, int x, int y, bool exact
     uint32_t c00 = ramp_texel(xa, ya), c10 = ramp_texel(xb, ya), c01 = ramp_texel(xa, yb), c11 = ramp_texel(xb, yb);
     uint32_t out = 0;
     for (unsigned sh = 0; sh < 24; sh += 8) {
-        unsigned top = ((c00 >> sh) & 0xFF) * (16 - fu) + ((c10 >> sh) & 0xFF) * fu;
-        unsigned bot = ((c01 >> sh) & 0xFF) * (16 - fu) + ((c11 >> sh) & 0xFF) * fu;
-        out |= ((top * (16 - fv) + bot * fv) >> 8) << sh;
+        unsigned top = (((c00 >> sh) & 0xFF) * (16 - fu) + ((c10 >> sh) & 0xFF) * fu) >> 4;
+        unsigned bot = (((c01 >> sh) & 0xFF) * (16 - fu) + ((c11 >> sh) & 0xFF) * fu) >> 4;
+        out |= ((top * (16 - fv) + bot * fv) >> 4) << sh;
     }
     return out;
 }

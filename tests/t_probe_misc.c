@@ -119,11 +119,12 @@ TEST(probe_misc_tall_triangle_left_edge)
 
 /* ---- 2. Self-blur without TEXFLUSH (§6, §8) ------------------------------ */
 
-/* The GE's bilinear filter with 4-bit weights (PPSSPP SampleLinearLevel, as
- * §8 describes the cheap hardware): the four texels around (u, v) - 1/2
- * texel, weights (16 - fu)(16 - fv), fu(16 - fv), (16 - fu) fv, fu fv, the
- * sum shifted right by 8; coordinates clamped to the texture. u16 and v16
- * are the sample position in 1/16 texel after subtracting half a texel. */
+/* The GE's bilinear filter with 4-bit weights (measured, ge-arithmetic.md
+ * "Texture function arithmetic"): the four texels around (u, v) - 1/2
+ * texel, the two horizontal lerps (a (16 - fu) + b fu) >> 4 first, each
+ * truncated, then the vertical one, also >> 4; coordinates clamped to the
+ * texture. u16 and v16 are the sample position in 1/16 texel after
+ * subtracting half a texel. */
 static uint32_t bilinear16(const uint32_t *tex, int w, int h, int u16, int v16)
 {
     int x0 = u16 >> 4, y0 = v16 >> 4, fu = u16 & 15, fv = v16 & 15;
@@ -133,9 +134,12 @@ static uint32_t bilinear16(const uint32_t *tex, int w, int h, int u16, int v16)
     uint32_t out = 0;
     for (int sh = 0; sh < 32; sh += 8) {
         uint32_t sum = 0;
-        for (int j = 0; j < 2; j++)
-            for (int i = 0; i < 2; i++) sum += (tex[ys[j] * w + xs[i]] >> sh & 0xFF) * (uint32_t)(wu[i] * wv[j]);
-        out |= (sum >> 8) << sh;
+        for (int j = 0; j < 2; j++) {
+            uint32_t row = 0;
+            for (int i = 0; i < 2; i++) row += (tex[ys[j] * w + xs[i]] >> sh & 0xFF) * (uint32_t)wu[i];
+            sum += (row >> 4) * (uint32_t)wv[j];
+        }
+        out |= (sum >> 4) << sh;
     }
     return out;
 }

@@ -166,7 +166,10 @@ TEST(sampler_bilinear_weights)
     gh_free(&h);
 }
 
-/* The 4-bit weights and the >> 8 truncation against full precision. A 2x2
+/* The 4-bit weights and the truncations against full precision: each
+ * horizontal lerp (a (16 - fu) + b fu) >> 4 truncated to 8 bits, then the
+ * vertical one >> 4 (measured, ge-arithmetic.md "Texture function
+ * arithmetic"); where only one row counts that is the old single >> 8. A 2x2
  * texture: (0,0) = R 0 G 255 B 100 A 255, (1,0) = R 160 G 0 B 37 A 255,
  * (0,1) = R 255 G 255 B 255 A 255, (1,1) = R 1 G 2 B 3 A 0. */
 TEST(sampler_bilinear_truncation)
@@ -196,6 +199,13 @@ TEST(sampler_bilinear_truncation)
      *   B: top 1348, bottom 255*12 + 3*4 = 3072: 35360 >> 8 = 138 (138.125)
      *   A: top 4080, bottom 255*12 + 0 = 3060: 57120 >> 8 = 223 (223.125) */
     CHECK_EQ_U(smp(&h, 128 + 72, 256, 0, 0, true), 0xDF8ABF73u);
+    /* fu = 1, fv = 1, where truncating each row first shows:
+     *   R: top 160 -> 10, bottom 255*15 + 1 = 3826 -> 239: (10*15 + 239) >> 4 = 24
+     *   G: top 3825 -> 239, bottom 3827 -> 239: 239
+     *   B: top 1500 + 37 = 1537 -> 96, bottom 3825 + 3 = 3828 -> 239:
+     *      (96*15 + 239) >> 4 = 1679 >> 4 = 104 (one sum >> 8 gives 105)
+     *   A: top 4080 -> 255, bottom 3825 -> 239: (255*15 + 239) >> 4 = 254 */
+    CHECK_EQ_U(smp(&h, 128 + 16, 128 + 16, 0, 0, true), 0xFE68EF18u);
     gh_free(&h);
 }
 
