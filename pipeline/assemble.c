@@ -103,9 +103,8 @@ static int emit(struct ctx *c, enum gt_prim_kind kind, const struct gt_vout *con
                 bool flip, const struct clip_order *co, struct gt_diag *d)
 {
     if (!c->through) {
-        bool any_behind = false, all_wneg = true;
-        int zsame = v[0]->zside;
-        bool zany = false;
+        bool any_behind = false, all_wneg = true, wpos = true;
+        unsigned omask = 0x3F;
         for (unsigned i = 0; i < nv; i++) {
             if (v[i]->outside) {
                 c->a->stats.discarded++;
@@ -113,16 +112,22 @@ static int emit(struct ctx *c, enum gt_prim_kind kind, const struct gt_vout *con
             }
             any_behind |= v[i]->behind;
             all_wneg &= v[i]->w_negative;
-            zany |= v[i]->zside != 0;
-            if (v[i]->zside != zsame) zsame = 0;
+            wpos &= !(v[i]->clip[3] >> 31) && (v[i]->clip[3] & 0x7F800000u);
+            omask &= v[i]->omask;
+        }
+        /* All vertices outside one clip plane (x, y or z, |c| > w): culled,
+         * every primitive type, clipping on or off (measured, probe exp176;
+         * the screen depth range is the guard band's, xform_screen). */
+        if (omask) {
+            c->a->stats.discarded++;
+            return GT_OK;
+        }
+        /* Rectangles are not clipped: a vertex behind the camera drops one. */
+        if (kind == GT_RECT && !wpos) {
+            c->a->stats.discarded++;
+            return GT_OK;
         }
         if (kind != GT_POINT) {
-            /* Depth: without DEPTHCLIP any vertex past the range drops the
-             * primitive; with it, only all vertices past the same side. */
-            if (c->xf->depth_clip ? zsame != 0 : zany) {
-                c->a->stats.discarded++;
-                return GT_OK;
-            }
             if (kind == GT_TRIANGLE && all_wneg) {
                 c->a->stats.discarded++;
                 return GT_OK;
@@ -132,9 +137,6 @@ static int emit(struct ctx *c, enum gt_prim_kind kind, const struct gt_vout *con
                  * the near plane is drawn with extrapolated depth, and a
                  * vertex behind the camera (w <= 0) drops the primitive
                  * (PPSSPP Clipper.cpp, measured). */
-                bool wpos = true;
-                for (unsigned i = 0; i < nv; i++)
-                    wpos &= !(v[i]->clip[3] >> 31) && (v[i]->clip[3] & 0x7F800000u);
                 if (!wpos) {
                     c->a->stats.discarded++;
                     return GT_OK;

@@ -73,10 +73,6 @@ static uint16_t clamp_z(gefloat z)
     return (uint16_t)(v < 0 ? 0 : v > 65535 ? 65535 : v);
 }
 
-/* Clip-space depth past this (1 + 2^-15) in either direction is outside the
- * depth range (docs/notes/vertex-pipeline.md §4.4). */
-#define Z_LIMIT 0x3F800100u
-
 /* a - b saturated to the int32 range (far-off vertices saturate in
  * gemath_to_fixed; they are outside the guard band anyway). */
 static int32_t sub_sat(int32_t a, int32_t b)
@@ -100,8 +96,13 @@ void xform_screen(const struct gt_xform *xf, struct gt_vout *out, bool always_ch
     /* Behind the near plane z = -w: clipping will replace this vertex. */
     out->behind = gemath_cmp(out->clip[2], gemath_neg(out->clip[3])) < 0;
     out->w_negative = (out->clip[3] & 0x80000000u) && out->clip[3] != GEMATH_NEG_ZERO;
-    gefloat zw = gemath_mul(out->clip[2], rw);
-    out->zside = gemath_cmp(zw, Z_LIMIT) >= 0 ? 1 : gemath_cmp(gemath_neg(zw), Z_LIMIT) >= 0 ? -1 : 0;
+    /* The clip coordinates compared with w directly, no division (measured,
+     * probe exp176; PPSSPP Clipper.cpp OutsideMask). */
+    out->omask = 0;
+    for (int c = 0; c < 3; c++) {
+        if (gemath_cmp(out->clip[c], out->clip[3]) > 0) out->omask |= (uint8_t)(1u << (2 * c));
+        if (gemath_cmp(gemath_neg(out->clip[c]), out->clip[3]) > 0) out->omask |= (uint8_t)(2u << (2 * c));
+    }
     bool neg_x = gemath_cmp(out->screen[0], 0) < 0, neg_y = gemath_cmp(out->screen[1], 0) < 0;
     bool big = gemath_cmp(out->screen[0], GUARD_LIMIT) >= 0 || gemath_cmp(out->screen[1], GUARD_LIMIT) >= 0;
     if (xf->depth_clip) {

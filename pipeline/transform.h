@@ -41,7 +41,8 @@ struct gt_vout {
     bool outside;           /* outside the guard band or depth range: its primitive is dropped */
     bool behind;            /* clip z < -w: behind the near plane */
     bool w_negative;        /* clip w < 0 */
-    int8_t zside;           /* clip z / w past +1 (1), past -1 (-1) or inside (0) */
+    uint8_t omask;          /* the clip planes it is outside: x > w (1), -x > w (2), y > w (4),
+                             * -y > w (8), z > w (16), -z > w (32) */
     uint8_t color[4];       /* color0 RGBA */
     uint8_t color1[4];      /* color1 (separate specular) RGB */
     gefloat uv[2], q;       /* texture coordinates s, t and the projective q */

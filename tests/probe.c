@@ -20,13 +20,17 @@ void pb_matrices(struct pb *t, const float world[12], const float view[12], cons
 {
     pb_upload(t, GE_WORLD_NUM, world, 12);
     pb_upload(t, GE_VIEW_NUM, view, 12);
-    pb_upload(t, GE_PROJ_NUM, proj, 16);
+    /* Clip x and y scaled down by PB_CLIP_XY_SCALE (pb_viewport scales
+     * them back up): exact, and keeps |x|, |y| <= w for on-screen vertices. */
+    float p[16];
+    for (int i = 0; i < 16; i++) p[i] = (i % 4) < 2 ? proj[i] / PB_CLIP_XY_SCALE : proj[i];
+    pb_upload(t, GE_PROJ_NUM, p, 16);
 }
 
 void pb_viewport(struct pb *t, float sx, float sy, float sz, float cx, float cy, float cz)
 {
-    pb_cmdf(t, R_VIEWPORT_SX, sx);
-    pb_cmdf(t, R_VIEWPORT_SY, sy);
+    pb_cmdf(t, R_VIEWPORT_SX, sx * PB_CLIP_XY_SCALE);
+    pb_cmdf(t, R_VIEWPORT_SY, sy * PB_CLIP_XY_SCALE);
     pb_cmdf(t, R_VIEWPORT_SZ, sz);
     pb_cmdf(t, R_VIEWPORT_CX, cx);
     pb_cmdf(t, R_VIEWPORT_CY, cy);

@@ -38,6 +38,13 @@ extern const float pb_id44[16];
 
 /* ---- A render context with its list (struct pb) ------------------------- */
 
+/* The probes' projections and viewports (pb_matrices, pb_viewport) carry
+ * clip x and y divided by this power of two and scale them back in the
+ * viewport: every position is exactly what the unscaled pair gives, while
+ * on-screen vertices stay inside |x|, |y| <= w, which the GE culls outside
+ * of when all of a primitive's vertices are (probe exp176). */
+#define PB_CLIP_XY_SCALE 4096.0f
+
 struct pb {
     struct gt_render *r;
     struct dl l;
