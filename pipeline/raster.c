@@ -155,7 +155,9 @@ static void shade(const struct rast_prim *p, const struct rast_state *st, struct
         for (unsigned k = 0; k < 4; k++) prim[k] = clamp8(val[RP_R + k] >> RAST_PLANE_FRAC);
         for (unsigned k = 0; k < 3; k++) sec[k] = clamp8(val[RP_R1 + k] >> RAST_PLANE_FRAC);
     }
-    if (p->kind == RAST_LINE && st->antialias) prim[3] = 0x7F; /* PPSSPP DrawLine */
+    /* An antialiased line's alpha replaces the vertex alpha (raster.c
+     * line_aa_alpha, measured). */
+    if (p->kind == RAST_LINE && st->antialias) prim[3] = clamp8(val[RP_A] >> RAST_PLANE_FRAC);
     uint8_t fog = 255;
     if (st->px.fog && !st->px.clear) {
         /* PPSSPP ClampFogDepth: floor(f * 256) limited to 0..255. */
@@ -342,14 +344,131 @@ static bool owns(const struct rast_tile *t, const struct rast_state *st, int32_t
     return cx >= t->cx0 && cx < t->cx1 && cy >= t->cy0 && cy < t->cy1;
 }
 
-/* Step i of a line's n steps: (start (n - i) + end i) / n, rounded toward
- * minus infinity (PPSSPP DrawLine divides non-negative colors the same way). */
-static int64_t line_value(const struct rast_plane *pl, int64_t i, int64_t n)
+/* ---- Lines (measured, ge-raster-pipeline.md "Lines") --------------------
+ *
+ * Diamond exit: a pixel is lit when the line passes through the inside of
+ * its diamond |x - cx| + |y - cy| < 1/2 (8 in 1/16 pixel) and does not end
+ * inside it. The major axis is x only when |dx| > |dy|. A point exactly on a
+ * diamond's boundary counts as inside on the top corner and its two edges
+ * for x-major lines, the left corner and its two edges for y-major ones;
+ * the major-axis corners count as outside. All in 1/16 pixel, exact. */
+
+/* A boundary point (d = 8) at (dx, dy) from the centre: inside? */
+static bool diamond_edge_inside(int64_t dx, int64_t dy, bool y_major)
 {
-    __int128 num = (__int128)pl->v * (n - i) + (__int128)pl->gx * i;
-    __int128 q = num / n;
-    if (num % n && num < 0) q--;
-    return sat64(q);
+    return (y_major ? dx : dy) < 0;
+}
+
+/* Whether the point (x, y) is inside the diamond centred at (cx, cy). */
+static bool in_diamond(int64_t cx, int64_t cy, int64_t x, int64_t y, bool y_major)
+{
+    int64_t dx = x - cx, dy = y - cy;
+    int64_t d = (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
+    return d != 8 ? d < 8 : diamond_edge_inside(dx, dy, y_major);
+}
+
+/* Whether the segment (x0, y0)-(x1, y1) reaches the diamond's inside, or
+ * touches its boundary where a boundary point counts as inside: the
+ * segment's parameter range inside the four closed half-planes, then the
+ * middle of that range classified. */
+static bool crosses_diamond(int64_t cx, int64_t cy, int64_t x0, int64_t y0, int64_t x1, int64_t y1, bool y_major)
+{
+    int64_t lon = 0, lod = 1, hin = 1, hid = 1; /* t in [lon/lod, hin/hid] */
+    static const int sg[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+    for (int i = 0; i < 4; i++) {
+        int64_t a = sg[i][0] * (x1 - x0) + sg[i][1] * (y1 - y0);
+        int64_t b = 8 - (sg[i][0] * (x0 - cx) + sg[i][1] * (y0 - cy)); /* a t <= b */
+        if (a == 0) {
+            if (b < 0) return false;
+        } else if (a > 0) {
+            if (b * hid < hin * a) hin = b, hid = a;
+        } else if (-b * lod > lon * -a) {
+            lon = -b, lod = -a;
+        }
+    }
+    if (lon * hid > hin * lod) return false;
+    int64_t tn = lon * hid + hin * lod, td = 2 * lod * hid;
+    int64_t dxn = (x0 - cx) * td + (x1 - x0) * tn, dyn = (y0 - cy) * td + (y1 - y0) * tn;
+    int64_t dn = (dxn < 0 ? -dxn : dxn) + (dyn < 0 ? -dyn : dyn);
+    if (dn < 8 * td) return true;
+    return diamond_edge_inside(dxn, dyn, y_major);
+}
+
+/* A value along the line at pixel (px, py) (measured): the difference of
+ * the end values times the setup reciprocal of the major length, floored to
+ * 14 fraction bits per subpixel, times the signed walk from v0 to the
+ * pixel centre along the line's direction, added to v0's value, floored. */
+static int64_t line_value(const struct rast_prim *p, const struct rast_plane *pl, int32_t px, int32_t py)
+{
+    bool xm = (p->ldx < 0 ? -p->ldx : p->ldx) > (p->ldy < 0 ? -p->ldy : p->ldy);
+    int64_t len = xm ? p->ldx : p->ldy, a0 = xm ? p->lx : p->ly;
+    int64_t ac = (int64_t)(xm ? px : py) * 16 + 8;
+    if (len == 0) return pl->gx;
+    unsigned e;
+    uint64_t q = gemath_setup_recip((uint64_t)(len < 0 ? -len : len), &e);
+    __int128 k = ((__int128)(pl->gx - pl->v) * (__int128)q) >> (e + 2);
+    int64_t walk = len > 0 ? ac - a0 : a0 - ac;
+    return sat64((((__int128)pl->v << RAST_PLANE_FRAC) + k * walk) >> RAST_PLANE_FRAC);
+}
+
+/* An antialiased line's alpha at pixel (px, py) (measured): 128 minus the
+ * pixel centre's minor offset from the line in 1/16 pixel, the slope a
+ * gradient like a plane's. */
+static uint8_t line_aa_alpha(const struct rast_prim *p, int32_t px, int32_t py)
+{
+    int64_t x0 = p->lx, y0 = p->ly, x1 = x0 + p->ldx, y1 = y0 + p->ldy;
+    int64_t PX = (int64_t)px * 16 + 8, PY = (int64_t)py * 16 + 8, t;
+    if ((x1 - x0 < 0 ? x0 - x1 : x1 - x0) <= (y1 - y0 < 0 ? y0 - y1 : y1 - y0)) {
+        t = x0, x0 = y0, y0 = t;
+        t = x1, x1 = y1, y1 = t;
+        t = PX, PX = PY, PY = t;
+    }
+    int64_t den = x1 - x0;
+    if (den == 0) return 128;
+    unsigned e;
+    uint64_t q = gemath_setup_recip((uint64_t)(den < 0 ? -den : den), &e);
+    int64_t walk = den > 0 ? PX - x0 : x0 - PX;
+    int64_t slope = (int64_t)((-16 * (__int128)(y1 - y0) * (__int128)q) >> (e + 2));
+    int64_t o = (int64_t)(((__int128)16 * (PY - y0) * (1 << 14) + (__int128)slope * walk) >> 14);
+    int64_t a = 128 - (o < 0 ? -o : o);
+    return (uint8_t)(a < 0 ? 0 : a > 255 ? 255 : a);
+}
+
+/* The values of the line at pixel (px, py), in the planes' units. */
+static void line_values(const struct rast_prim *p, const unsigned *list, unsigned n, int32_t px, int32_t py,
+                        int64_t *val)
+{
+    for (unsigned j = 0; j < n; j++) {
+        unsigned k = list[j];
+        val[k] = sat64((__int128)line_value(p, &p->pl[k], px, py) * ((int64_t)1 << RAST_PLANE_FRAC));
+    }
+}
+
+static void draw_line_pixel(const struct rast_prim *p, const struct rast_state *st, const struct rast_tile *t,
+                            struct gt_mem *mem, const unsigned *list, unsigned n, int32_t x, int32_t y, bool x_major,
+                            struct rast_stats *stats)
+{
+    if (x < p->x0 || x > p->x1 || y < p->y0 || y > p->y1 || !owns(t, st, x, y)) return;
+    int64_t val[RP_COUNT] = {0};
+    line_values(p, list, n, x, y, val);
+    struct lod lod = {0, 0, true};
+    if (st->textured && needs_lod(st)) {
+        /* The texture step to the next pixel along the major axis. */
+        int32_t u0, v0, u1, v1;
+        gefloat w, w1;
+        int64_t nv[RP_COUNT] = {0};
+        int32_t sx = x_major ? (p->ldx >= 0 ? 1 : -1) : 0, sy = x_major ? 0 : (p->ldy >= 0 ? 1 : -1);
+        line_values(p, list, n, x + sx, y + sy, nv);
+        tex_coords(p, st, val[RP_S], val[RP_T], val[RP_Q], &u0, &v0, &w, false);
+        tex_coords(p, st, nv[RP_S], nv[RP_T], nv[RP_Q], &u1, &v1, &w1, false);
+        int64_t du = (int64_t)u1 - u0, dv = (int64_t)v1 - v0;
+        if (du < 0) du = -du;
+        if (dv < 0) dv = -dv;
+        lod.magnify = sampler_level(&st->smp, sampler_log2_fixed((uint64_t)(du > dv ? du : dv), 8), w, &lod.level,
+                                    &lod.frac);
+    }
+    if (st->antialias) val[RP_A] = (int64_t)line_aa_alpha(p, x, y) << RAST_PLANE_FRAC;
+    shade(p, st, mem, x, y, val, &lod, NULL, stats);
 }
 
 static void draw_line(const struct rast_prim *p, const struct rast_state *st, const struct rast_tile *t, struct gt_mem *mem,
@@ -357,36 +476,28 @@ static void draw_line(const struct rast_prim *p, const struct rast_state *st, co
 {
     unsigned list[RP_COUNT];
     unsigned n = used_planes(p, st, list);
-    /* PPSSPP DrawLine steps its position in doubles and floors it: the
-     * exact quotient dx * i / steps is not rounded toward zero first (that
-     * moved descending lines by one unit, and a pixel when the unit crossed
-     * a pixel edge). */
-    struct rast_line_walk w = rast_line_begin(p);
-    for (int32_t i = 0; i < p->lsteps; i++, rast_line_step(&w)) {
-        int32_t X = rast_line_x(&w), Y = rast_line_y(&w);
-        int32_t x = X >> 4, y = Y >> 4;
-        if (x < p->x0 || x > p->x1 || y < p->y0 || y > p->y1 || !owns(t, st, x, y)) continue;
-        if (GT_COMPAT(LINEEDGE) && (w.fx > 16.0 * st->sc_x1 + 15 || w.fy > 16.0 * st->sc_y1 + 15)) continue;
-        int64_t val[RP_COUNT] = {0};
-        for (unsigned j = 0; j < n; j++) {
-            unsigned k = list[j];
-            val[k] = line_value(&p->pl[k], i, p->lsteps);
+    int64_t x0 = p->lx, y0 = p->ly, x1 = x0 + p->ldx, y1 = y0 + p->ldy;
+    bool xm = (p->ldx < 0 ? -p->ldx : p->ldx) > (p->ldy < 0 ? -p->ldy : p->ldy);
+    int64_t a0 = xm ? x0 : y0, a1 = xm ? x1 : y1, b0 = xm ? y0 : x0, b1 = xm ? y1 : x1;
+    int dir = a1 >= a0 ? 1 : -1, bdir = b1 >= b0 ? 1 : -1;
+    /* Columns along the major axis from one before v0's pixel to one past
+     * v1's, in the line's direction; in each, the three pixels around the
+     * line's minor position at the column centre, in the minor direction. */
+    int64_t first = (a0 >> 4) - dir, last = (a1 >> 4) + dir;
+    for (int64_t c = first; c != last + dir; c += dir) {
+        int64_t ac = c * 16 + 8;
+        __int128 num = (__int128)b0 * (a1 - a0) + (__int128)(ac - a0) * (b1 - b0), den = a1 - a0;
+        __int128 q = num / den;
+        if (num % den != 0 && ((num < 0) != (den < 0))) q--;
+        int64_t r = (int64_t)q >> 4;
+        for (int k = -1; k <= 1; k++) {
+            int64_t rr = r + k * bdir, px = xm ? c : rr, py = xm ? rr : c;
+            int64_t cx = px * 16 + 8, cy = py * 16 + 8;
+            if (in_diamond(cx, cy, x1, y1, !xm)) continue;
+            if (!in_diamond(cx, cy, x0, y0, !xm) && !crosses_diamond(cx, cy, x0, y0, x1, y1, !xm)) continue;
+            if (px < INT32_MIN || px > INT32_MAX || py < INT32_MIN || py > INT32_MAX) continue;
+            draw_line_pixel(p, st, t, mem, list, n, (int32_t)px, (int32_t)py, xm, stats);
         }
-        struct lod lod = {0, 0, true};
-        if (st->textured && needs_lod(st)) {
-            /* The texture step to the next pixel along the line. */
-            int32_t u0, v0, u1, v1;
-            gefloat w, w1;
-            tex_coords(p, st, val[RP_S], val[RP_T], val[RP_Q], &u0, &v0, &w, false);
-            tex_coords(p, st, line_value(&p->pl[RP_S], i + 1, p->lsteps), line_value(&p->pl[RP_T], i + 1, p->lsteps),
-                       line_value(&p->pl[RP_Q], i + 1, p->lsteps), &u1, &v1, &w1, false);
-            int64_t du = p->ldx ? (int64_t)u1 - u0 : 0, dv = p->ldy ? (int64_t)v1 - v0 : 0;
-            if (du < 0) du = -du;
-            if (dv < 0) dv = -dv;
-            lod.magnify = sampler_level(&st->smp, sampler_log2_fixed((uint64_t)(du > dv ? du : dv), 8), w,
-                                        &lod.level, &lod.frac);
-        }
-        shade(p, st, mem, x, y, val, &lod, NULL, stats);
     }
 }
 

@@ -145,29 +145,12 @@ struct rast_prim {
      * side) at the span's other end. */
     int8_t snap_edge;
     bool snap_left;
-    /* Lines: start position (1/16 pixel), the increments over all steps, the
-     * step count; a line's planes hold the first vertex's value in v and the
-     * second's in gx. */
+    /* Lines: the first vertex (1/16 pixel), the second minus the first, the
+     * major length in whole pixels; a line's planes hold the first vertex's
+     * value in v and the second's in gx (integers: colours, depth, 8-bit
+     * fog, texture values in units of 2^exp[]). */
     int32_t lx, ly, ldx, ldy, lsteps;
 };
-
-/* A line's walk as PPSSPP DrawLine makes it: the position (1/16 pixel)
- * starts at (lx, ly) and adds (ldx, ldy) / lsteps in doubles at each step;
- * step i is the sum floored (rast_line_x, rast_line_y). Setup (the last
- * step's pixel, for the bounding box) and the rasterizer share it, so both
- * reach the same positions. */
-struct rast_line_walk {
-    double fx, fy, xinc, yinc;
-};
-
-static inline struct rast_line_walk rast_line_begin(const struct rast_prim *p)
-{
-    return (struct rast_line_walk){p->lx, p->ly, (double)p->ldx / p->lsteps, (double)p->ldy / p->lsteps};
-}
-
-static inline void rast_line_step(struct rast_line_walk *w) { w->fx += w->xinc, w->fy += w->yinc; }
-static inline int32_t rast_line_x(const struct rast_line_walk *w) { return (int32_t)floor(w->fx); }
-static inline int32_t rast_line_y(const struct rast_line_walk *w) { return (int32_t)floor(w->fy); }
 
 /* Setup. Each returns false when the primitive draws no pixel (empty after
  * the scissor, zero area). The vertices are in primitive order; provoking

@@ -424,13 +424,13 @@ bool rast_setup_rect(struct rast_prim *p, const struct rast_state *st, const str
 
 /* ---- Lines and points ---------------------------------------------------- */
 
-/* A line's values: v at the first vertex, gx at the second (both in plane
- * units); step i of n takes (v (n - i) + gx i) / n (raster.c line_value),
- * PPSSPP DrawLine's weighting. */
+/* A line's values: v at the first vertex, gx at the second, both integers;
+ * raster.c takes a pixel's value from the gradient along the major axis
+ * (line_value). */
 static void line_plane(struct rast_plane *pl, int64_t a, int64_t b)
 {
-    pl->v = to_plane(a);
-    pl->gx = to_plane(b);
+    pl->v = a;
+    pl->gx = b;
 }
 
 bool rast_setup_line(struct rast_prim *p, const struct rast_state *st, const struct gt_vout *v0,
@@ -438,24 +438,17 @@ bool rast_setup_line(struct rast_prim *p, const struct rast_state *st, const str
 {
     memset(p, 0, sizeof *p);
     p->kind = RAST_LINE;
-    /* PPSSPP DrawLine: one pixel per 16 units along the major axis, from
-     * the first vertex (one unit back when running backwards), the last
-     * pixel excluded. */
     int32_t dx = v1->x16 - v0->x16, dy = v1->y16 - v0->y16;
+    if (dx == 0 && dy == 0) return false;
     int32_t adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
-    int32_t steps = (adx < ady ? ady : adx) / 16;
-    if (steps == 0) return false;
-    if (dx < 0 && dx >= -16) dx++;
-    if (dy < 0 && dy >= -16) dy++;
-    p->lx = v0->x16 > v1->x16 ? v0->x16 - 1 : v0->x16;
-    p->ly = v0->y16 > v1->y16 ? v0->y16 - 1 : v0->y16;
-    p->ldx = dx, p->ldy = dy, p->lsteps = steps;
-    /* The last step's position, as raster.c draw_line reaches it. */
-    struct rast_line_walk w = rast_line_begin(p);
-    for (int32_t i = 1; i < steps; i++) rast_line_step(&w);
-    int32_t ex = rast_line_x(&w), ey = rast_line_y(&w);
-    p->x0 = floor16(p->lx < ex ? p->lx : ex), p->x1 = floor16(p->lx < ex ? ex : p->lx);
-    p->y0 = floor16(p->ly < ey ? p->ly : ey), p->y1 = floor16(p->ly < ey ? ey : p->ly);
+    p->lx = v0->x16, p->ly = v0->y16, p->ldx = dx, p->ldy = dy;
+    p->lsteps = (adx > ady ? adx : ady) / 16;
+    /* The lit pixels (diamond exit, raster.c) lie within a pixel of the
+     * end points' pixels. */
+    int32_t xa = v0->x16 < v1->x16 ? v0->x16 : v1->x16, xb = v0->x16 < v1->x16 ? v1->x16 : v0->x16;
+    int32_t ya = v0->y16 < v1->y16 ? v0->y16 : v1->y16, yb = v0->y16 < v1->y16 ? v1->y16 : v0->y16;
+    p->x0 = floor16(xa) - 1, p->x1 = floor16(xb) + 1;
+    p->y0 = floor16(ya) - 1, p->y1 = floor16(yb) + 1;
     if (!clip_box(p, st)) return false;
 
     if (GT_COMPAT(AALINE) && st->antialias && st->px.blend && !st->px.clear) {
@@ -481,19 +474,17 @@ bool rast_setup_line(struct rast_prim *p, const struct rast_state *st, const str
     }
     if (st->px.fog && !st->px.clear) line_plane(&p->pl[RP_FOG], fog8(v0->fog), fog8(v1->fog));
     if (st->textured) {
-        if (st->through) {
-            for (unsigned k = 0; k < 2; k++)
-                line_plane(&p->pl[RP_S + k], texel_fixed(st, v0->uv[k], k), texel_fixed(st, v1->uv[k], k));
-        } else {
-            p->persp = true;
-            gefloat a[3], b[3];
-            persp_values(st, v0, a);
-            persp_values(st, v1, b);
-            for (unsigned k = 0; k < 3; k++) {
-                gefloat col[2] = {a[k], b[k]};
-                p->exp[k] = block_exp(col, 2) - 30;
-                line_plane(&p->pl[RP_S + k], gemath_to_scaled(a[k], p->exp[k]), gemath_to_scaled(b[k], p->exp[k]));
-            }
+        /* s, t and q as 15-bit values at the two vertices' largest
+         * exponent (measured, ge-raster-pipeline.md "Lines"); through mode
+         * with w = 1, like triangles. */
+        p->persp = true;
+        gefloat a[3], b[3];
+        persp_values(st, v0, a);
+        persp_values(st, v1, b);
+        for (unsigned k = 0; k < 3; k++) {
+            gefloat col[2] = {a[k], b[k]};
+            p->exp[k] = block_exp(col, 2) - 14;
+            line_plane(&p->pl[RP_S + k], gemath_to_scaled(a[k], p->exp[k]), gemath_to_scaled(b[k], p->exp[k]));
         }
     }
     return true;
@@ -512,16 +503,14 @@ bool rast_setup_point(struct rast_prim *p, const struct rast_state *st, const st
     p->pl[RP_Z].v = to_plane(v0->z);
     if (st->px.fog && !st->px.clear) p->pl[RP_FOG].v = to_plane(fog8(v0->fog));
     if (st->textured) {
-        if (st->through) {
-            for (unsigned k = 0; k < 2; k++) p->pl[RP_S + k].v = to_plane(texel_fixed(st, v0->uv[k], k));
-        } else {
-            p->persp = true;
-            gefloat a[3];
-            persp_values(st, v0, a);
-            for (unsigned k = 0; k < 3; k++) {
-                p->exp[k] = block_exp(&a[k], 1) - 30;
-                p->pl[RP_S + k].v = to_plane(gemath_to_scaled(a[k], p->exp[k]));
-            }
+        /* The triangles' texture values, flat: 15 bits each (through mode
+         * too, where that truncates u and v to 15 significant bits). */
+        p->persp = true;
+        gefloat a[3];
+        persp_values(st, v0, a);
+        for (unsigned k = 0; k < 3; k++) {
+            p->exp[k] = block_exp(&a[k], 1) - 14;
+            p->pl[RP_S + k].v = to_plane(gemath_to_scaled(a[k], p->exp[k]));
         }
     }
     return true;

@@ -453,21 +453,23 @@ static struct gt_render *aa_line(unsigned aa, uint32_t c, uint32_t dst, int y)
     return r;
 }
 
-/* PPSSPP DrawLine (GE-HARDWARE.md says nothing of line antialiasing): with
- * the antialias flag the primary color's alpha becomes 0x7F at every step,
- * whatever the vertices say, before texturing and blending. So an opaque
- * line (vertex alpha 0xFF) blended SRC_ALPHA / INV_SRC_ALPHA over dst
- * gives per channel m(s, 0x7F) + m(d, 0x80) with the §3 product m; without
- * the flag, m(s, 0xFF) + m(d, 0) = s. Pixels 10..39 of the row are drawn
- * (one per step, the last vertex excluded); the alpha byte (stencil) is
- * kept. */
+/* Measured (ge-raster-pipeline.md "Antialiased lines"; t_raster.c checks
+ * PSP-measured pixels): with the antialias flag each pixel's alpha is 128
+ * minus the pixel centre's offset from the line in 1/256 pixel, whatever
+ * the vertices say, before texturing and blending. This horizontal line
+ * runs along the top corners of its row's diamonds (lit: the top corner
+ * counts), half a pixel from every centre: alpha 128 - 128 = 0. So an
+ * opaque line blended SRC_ALPHA / INV_SRC_ALPHA over dst gives per channel
+ * m(s, 0) + m(d, 255) = d with the §3 product m; without the flag,
+ * m(s, 0xFF) + m(d, 0) = s. Pixels 10..39 of the row are drawn (the end
+ * vertex's pixel excluded); the alpha byte (stencil) is kept. */
 TEST(probe_misc_aa_line_alpha)
 {
     const uint32_t c = 0xFF3264C8u, dst = 0x00F01E0Au; /* src (200, 100, 50), dst (10, 30, 240), stencil 0 */
     uint32_t want_aa = 0, want_plain = 0;
     for (int k = 0; k < 3; k++) {
         unsigned s = c >> (8 * k) & 0xFF, d = dst >> (8 * k) & 0xFF;
-        unsigned o = bmul(s, 0x7F) + bmul(d, 0xFF - 0x7F);
+        unsigned o = bmul(s, 0) + bmul(d, 0xFF);
         want_aa |= (o > 255 ? 255 : o) << (8 * k);
         o = bmul(s, 0xFF) + bmul(d, 0);
         want_plain |= (o > 255 ? 255 : o) << (8 * k);

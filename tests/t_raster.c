@@ -825,21 +825,75 @@ TEST(raster_flat)
 
 /* ---- Lines ------------------------------------------------------------------ */
 
+/* The test's own model of the measured line rule (ge-raster-pipeline.md
+ * "Lines"), by another method than raster.c's: f(s) = |x(s) - cx| + |y(s) -
+ * cy| along the segment is convex and piecewise linear, so its least value
+ * lies at an end or where x(s) = cx or y(s) = cy; the line reaches the
+ * diamond's inside when that least value is below 8 (1/16 pixel), touches
+ * its boundary when it is 8, where a touching point counts only on the
+ * top half (x-major lines) or the left half (y-major; |dx| = |dy| is
+ * y-major). A pixel is lit when the line reaches it and does not end in it. */
+static bool model_edge_counts(int64_t dx, int64_t dy, bool ymaj) { return (ymaj ? dx : dy) < 0; }
+
+static bool model_end_inside(int64_t x, int64_t y, int64_t cx, int64_t cy, bool ymaj)
+{
+    int64_t d = llabs(x - cx) + llabs(y - cy);
+    return d < 8 || (d == 8 && model_edge_counts(x - cx, y - cy, ymaj));
+}
+
+static bool model_line_lit(int64_t x0, int64_t y0, int64_t x1, int64_t y1, int px, int py)
+{
+    int64_t cx = 16 * (int64_t)px + 8, cy = 16 * (int64_t)py + 8;
+    bool ymaj = llabs(x1 - x0) <= llabs(y1 - y0);
+    if (model_end_inside(x1, y1, cx, cy, ymaj)) return false;
+    /* Candidate parameters s = n / d in [0, 1]. */
+    int64_t cand[4][2] = {{0, 1}, {1, 1}, {cx - x0, x1 - x0}, {cy - y0, y1 - y0}};
+    bool touch = false;
+    for (int i = 0; i < 4; i++) {
+        int64_t n = cand[i][0], d = cand[i][1];
+        if (d == 0) continue;
+        if (d < 0) n = -n, d = -d;
+        if (n < 0 || n > d) continue;
+        /* (x(s) - cx) d and (y(s) - cy) d, exactly. */
+        int64_t ex = (x0 - cx) * d + (x1 - x0) * n, ey = (y0 - cy) * d + (y1 - y0) * n;
+        int64_t f = llabs(ex) + llabs(ey);
+        if (f < 8 * d) return true;
+        if (f == 8 * d && model_edge_counts(ex, ey, ymaj)) touch = true;
+    }
+    return touch;
+}
+
+/* A value along the line at pixel (px, py), measured: (c1 - c0) times the
+ * setup reciprocal of the major length floored to 14 fraction bits per
+ * subpixel, times the walk from v0 to the pixel centre along the major
+ * axis, plus c0, floored (the reciprocal from gemath_setup_recip, tested
+ * against the PSP's values in t_gemath_tables.c). */
+static int64_t model_line_value(int64_t c0, int64_t c1, int64_t x0, int64_t y0, int64_t x1, int64_t y1, int px, int py)
+{
+    bool xm = llabs(x1 - x0) > llabs(y1 - y0);
+    int64_t a0 = xm ? x0 : y0, a1 = xm ? x1 : y1, ac = 16 * (int64_t)(xm ? px : py) + 8;
+    unsigned e;
+    uint64_t q = gemath_setup_recip((uint64_t)llabs(a1 - a0), &e);
+    int64_t k = (int64_t)floor(ldexp((double)((c1 - c0) * (int64_t)q), -(int)(e + 2)));
+    int64_t walk = a1 > a0 ? ac - a0 : a0 - ac;
+    return (int64_t)floor(ldexp((double)(c0 * 16384 + k * walk), -14));
+}
+
 TEST(raster_line_gouraud)
 {
-    /* Through-mode lines (PPSSPP DrawLine): steps = max(|dx|, |dy|) / 16,
-     * one pixel per step starting at the first vertex (moved back by 1/16
-     * on an axis that runs backwards), the last vertex's pixel excluded;
-     * Gouraud colour at step i is (c0 (steps - i) + c1 i) / steps, exactly
-     * (GE-HARDWARE.md says nothing of lines: PPSSPP is the reference). Channels that decrease along the line included
-     * (R of the first line, G and B of the others). */
+    /* Through-mode Gouraud lines with integer end points: horizontal ones
+     * run along the top corners of a row's diamonds (lit: the top corner
+     * counts for x-major lines), vertical ones along their left corners
+     * (lit for y-major lines), the diagonal is y-major through pixel
+     * centres; the end pixel is not lit. Channels that decrease along the
+     * line included. Every pixel of the area checked against the model. */
     struct L { int x0, y0, x1, y1; uint32_t c0, c1; };
     static const struct L ls[] = {
-        {10, 10, 20, 10, 0xFF0000C8u, 0xFF4DFA64u},   /* right: x 10..19; R 200 -> 100 */
-        {40, 20, 30, 20, 0xFF10E040u, 0xFFF0109Cu},   /* left: x 39..30 (starts at 40 - 1/16) */
-        {50, 10, 50, 16, 0xFF806432u, 0xFF000000u},   /* down, 6 steps: y 10..15 */
-        {60, 30, 60, 24, 0xFF000000u, 0xFF645A50u},   /* up: y 29..24 */
-        {70, 10, 83, 23, 0xFFFFFFFFu, 0xFF010203u},   /* diagonal: (70 + i, 10 + i), 13 steps */
+        {10, 10, 20, 10, 0xFF0000C8u, 0xFF4DFA64u},   /* right */
+        {40, 20, 30, 20, 0xFF10E040u, 0xFFF0109Cu},   /* left */
+        {50, 10, 50, 16, 0xFF806432u, 0xFF000000u},   /* down */
+        {60, 30, 60, 24, 0xFF000000u, 0xFF645A50u},   /* up */
+        {70, 10, 83, 23, 0xFFFFFFFFu, 0xFF010203u},   /* diagonal */
     };
     struct rt t;
     rt_init(&t);
@@ -848,27 +902,28 @@ TEST(raster_line_gouraud)
         prim(&t, P_LINES, 0, v, 2);
     }
     rt_run(&t);
-    uint32_t want[40][100];
-    bool drawn[40][100];
+    static uint32_t want[40][100];
+    static bool drawn[40][100];
     memset(drawn, 0, sizeof drawn);
+    unsigned lit = 0;
     for (size_t n = 0; n < sizeof ls / sizeof ls[0]; n++) {
         const struct L *l = &ls[n];
-        int dx = l->x1 - l->x0, dy = l->y1 - l->y0;
-        int steps = abs(dx) > abs(dy) ? abs(dx) : abs(dy);
-        for (int i = 0; i < steps; i++) {
-            /* Integer endpoints: the position after i steps is the start
-             * (minus 1/16 when backwards) plus i whole pixels. */
-            int x = dx > 0 ? l->x0 + i : dx < 0 ? l->x0 - 1 - i : l->x0;
-            int y = dy > 0 ? l->y0 + i : dy < 0 ? l->y0 - 1 - i : l->y0;
-            uint32_t c = 0;
-            for (int k = 0; k < 3; k++) {
-                uint32_t a = l->c0 >> (8 * k) & 0xFF, b = l->c1 >> (8 * k) & 0xFF;
-                c |= ((a * (uint32_t)(steps - i) + b * (uint32_t)i) / (uint32_t)steps) << (8 * k);
+        int64_t x0 = 16 * l->x0, y0 = 16 * l->y0, x1 = 16 * l->x1, y1 = 16 * l->y1;
+        for (int y = 0; y < 40; y++)
+            for (int x = 0; x < 100; x++) {
+                if (!model_line_lit(x0, y0, x1, y1, x, y)) continue;
+                uint32_t c = 0;
+                for (int k = 0; k < 3; k++) {
+                    int64_t v = model_line_value(l->c0 >> (8 * k) & 0xFF, l->c1 >> (8 * k) & 0xFF, x0, y0, x1, y1, x, y);
+                    c |= (uint32_t)(v < 0 ? 0 : v > 255 ? 255 : v) << (8 * k);
+                }
+                drawn[y][x] = true, want[y][x] = c, lit++;
             }
-            drawn[y][x] = true;
-            want[y][x] = c;
-        }
     }
+    /* 10 + 10 + 6 + 6 + 13 pixels: one per whole pixel of the major length. */
+    CHECK_EQ_U(lit, 45);
+    CHECK(drawn[10][10] && drawn[10][19] && !drawn[10][20] && !drawn[9][10]); /* row 10, not 9 */
+    CHECK(drawn[10][50] && !drawn[10][49] && !drawn[16][50]);                  /* column 50, not 49 */
     for (int y = 0; y < 40; y++)
         for (int x = 0; x < 100; x++) {
             uint32_t got = fbpx(&t, x, y);
@@ -884,39 +939,66 @@ TEST(raster_line_gouraud)
     rt_free(&t);
 }
 
-TEST(raster_line_steps_round_down)
+TEST(raster_line_diamond_exit)
 {
-    /* Virtua Tennis's court line: from (5581, 3941) to (3951, 3934) in
-     * 1/16 pixel, 101 steps starting one unit back on both axes (5580,
-     * 3940), dy -7 shortened to -6 (PPSSPP DrawLine shortens a backward
-     * run of at most 16 units by one). DrawLine steps the position by
-     * d / steps and drops the fraction, so step i is at
-     * start + floor(d * i / steps); -6 * i / 101 is never within 10^-2 of
-     * an integer for 0 < i < 101, so that exact rational floor is also
-     * what the double sum gives. Rounding the quotient toward zero instead
-     * puts step 81 (Y 3940 - 4.81) in row 246, not 245. */
-    struct rt t;
-    rt_init(&t);
-    struct vtx v[2] = {{5581, 3941, 0, 0xFFFFFFFFu, 0, 0}, {3951, 3934, 0, 0xFFFFFFFFu, 0, 0}};
-    prim(&t, P_LINES, VF_FLOAT, v, 2); /* float: positions off the pixel grid */
-    rt_run(&t);
-    static bool want[16][160]; /* rows 240..255, columns 230..389 */
-    memset(want, 0, sizeof want);
-    for (int i = 0; i < 101; i++) {
-        int x16 = 5580 * 101 - 1630 * i, y16 = 3940 * 101 - 6 * i; /* times 101, both positive */
-        int x = x16 / 101 / 16, y = y16 / 101 / 16;
-        want[y - 240][x - 230] = true;
+    /* Off-grid lines (float positions in 1/16 pixel): Virtua Tennis's court
+     * line, a steep one and a short one, each checked over its whole area
+     * against the model's lit set. */
+    static const int64_t ls[][4] = {
+        {5581, 3941, 3951, 3934},
+        {1203, 517, 1291, 1011},
+        {3000, 2005, 3013, 2011},
+    };
+    for (size_t n = 0; n < sizeof ls / sizeof ls[0]; n++) {
+        struct rt t;
+        rt_init(&t);
+        struct vtx v[2] = {{(int32_t)ls[n][0], (int32_t)ls[n][1], 0, 0xFFFFFFFFu, 0, 0},
+                           {(int32_t)ls[n][2], (int32_t)ls[n][3], 0, 0xFFFFFFFFu, 0, 0}};
+        prim(&t, P_LINES, VF_FLOAT, v, 2);
+        rt_run(&t);
+        unsigned lit = 0;
+        for (int y = 0; y < 272; y++)
+            for (int x = 0; x < 480; x++) {
+                bool want = model_line_lit(ls[n][0], ls[n][1], ls[n][2], ls[n][3], x, y);
+                uint32_t got = fbpx(&t, x, y);
+                lit += want;
+                CHECK_MSG((got & 0xFFFFFF) == (want ? 0xFFFFFFu : 0u), "line %zu pixel (%d,%d): 0x%08x, model %s", n, x,
+                          y, got, want ? "lit" : "unlit");
+            }
+        CHECK_MSG(lit > 0, "line %zu lights nothing in the model", n);
+        rt_free(&t);
     }
-    CHECK(want[245 - 240][(5580 * 101 - 1630 * 81) / 101 / 16 - 230]);
-    for (int y = 240; y < 256; y++)
-        for (int x = 230; x < 390; x++) {
-            uint32_t got = fbpx(&t, x, y);
-            if (want[y - 240][x - 230])
-                CHECK_MSG((got & 0xFFFFFF) == 0xFFFFFF, "pixel (%d,%d) on the line but 0x%08x", x, y, got);
-            else
-                CHECK_MSG(got == 0, "pixel (%d,%d) not on the line but 0x%08x", x, y, got);
-        }
-    rt_free(&t);
+}
+
+/* Antialiased lines: the alpha a PSP gave these pixels (probe exp112, as
+ * PPSSPP's unittest/TestGEMath.cpp lists them: line ends in 1/16 pixel,
+ * the pixel, its alpha), seen through a SRC_ALPHA / INV_SRC_ALPHA blend of
+ * white over black: each channel m(255, a) + m(0, 255 - a) = m(255, a)
+ * with the §3 product m. */
+TEST(raster_line_aa_alpha_measured)
+{
+    static const int m[][7] = {
+        {5832, 1205, 6108, 1039, 364, 75, 80}, {2470, 191, 2544, 154, 158, 9, 31}, {2470, 191, 2544, 154, 156, 10, 31},
+        {328, 240, 198, 171, 13, 11, 73},      {7310, 112, 7502, 157, 461, 8, 22}, {5529, 766, 5559, 569, 347, 37, 37},
+        {4038, 929, 4232, 1136, 253, 59, 71},  {2801, 1456, 2632, 1657, 172, 94, 31}, {1616, 2013, 1699, 1796, 101, 124, 127},
+        {2279, 2535, 2310, 2229, 144, 141, 40}, {7629, 2356, 7550, 2350, 474, 147, 20}, {6299, 2652, 6609, 2836, 403, 171, 109},
+        {4407, 3243, 4531, 3239, 275, 202, 80},
+    };
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+        struct rt t;
+        rt_init(&t);
+        cmd(&t, GE_ANTIALIAS_ON, 1);
+        cmd(&t, GE_BLEND_ON, 1);
+        cmd(&t, GE_BLEND_MODE, PX_BF_SRC_A | PX_BF_INV_SRC_A << 4);
+        struct vtx v[2] = {{m[i][0], m[i][1], 0, 0xFFFFFFFFu, 0, 0}, {m[i][2], m[i][3], 0, 0xFFFFFFFFu, 0, 0}};
+        prim(&t, P_LINES, VF_FLOAT, v, 2);
+        rt_run(&t);
+        unsigned a = (unsigned)m[i][6], ch = ((2 * 255 + 1) * (2 * a + 1)) >> 10;
+        uint32_t got = fbpx(&t, m[i][4], m[i][5]) & 0xFFFFFF;
+        CHECK_MSG(got == (ch | ch << 8 | ch << 16), "line %zu pixel (%d,%d): 0x%06x, PSP alpha %u gives 0x%06x", i,
+                  m[i][4], m[i][5], got, a, ch | ch << 8 | ch << 16);
+        rt_free(&t);
+    }
 }
 
 /* ---- 7. Pixels past the stride --------------------------------------------- */
