@@ -50,7 +50,7 @@ static int64_t sample_pos(const struct rast_prim *p, int32_t px)
 }
 
 /* Texture coordinates (level-0 texels, 8 fraction bits) from plane values,
- * truncated; *w receives the perspective w (1 without perspective).
+ * truncated; *w receives the pixel's interpolated q (1 without planes).
  * round_uv (diagnostic build only, compat.h "round") rounds instead. */
 static void tex_coords(const struct rast_prim *p, const struct rast_state *st, int64_t sv, int64_t tv, int64_t qv, int32_t *u, int32_t *v,
                        gefloat *w, bool round_uv)
@@ -67,7 +67,7 @@ static void tex_coords(const struct rast_prim *p, const struct rast_state *st, i
      * through mode coordinates are texels, others scale by the size). */
     const struct gt_sampler *smp = &st->smp;
     gefloat q = gemath_from_scaled(qv >> RAST_PLANE_FRAC, p->exp[2]);
-    *w = GEMATH_ONE;
+    *w = q;
     if ((q >> 31) || !(q & 0x7F800000u)) {
         *u = *v = 0;
         return;
@@ -83,7 +83,6 @@ static void tex_coords(const struct rast_prim *p, const struct rast_state *st, i
         *u = sat32(gemath_uv_scaled(s, rq, -(4 + lw)) * 16);
         *v = sat32(gemath_uv_scaled(t, rq, -(4 + lh)) * 16);
     }
-    *w = rq;
 }
 
 /* The mip level of a span or a single pixel. */
@@ -95,29 +94,65 @@ static bool needs_lod(const struct rast_state *st)
     return s->max_level > 0 || s->min_linear != s->mag_linear;
 }
 
-/* LOD from the texture coordinates at screen pixel (px, py): the auto mode
- * uses the u difference to the right neighbour and the v difference to the
- * pixel below (PPSSPP CalculateSamplingParams via ApplyTexturing's ds, dt). */
+/* Whether a triangle covers the centre of pixel (x, y) (its three edges
+ * with their fill-rule biases; raster.c tri_row without the tall snap). */
+static bool tri_covers(const struct rast_prim *p, int32_t x, int32_t y)
+{
+    int64_t X = (int64_t)x * 16 + 8, Y = (int64_t)y * 16 + 8;
+    for (unsigned i = 0; i < 3; i++)
+        if (p->ea[i] * X + p->eb[i] * Y + p->ec[i] + p->ebias[i] < 0) return false;
+    return true;
+}
+
+/* The mip level of the 4-pixel span starting at x0 of row py of a
+ * triangle (measured, ge-raster-pipeline.md "Mip level selection"): the q
+ * at the span's second pixel in walking order (x0 + 1 left to right, x0 +
+ * 2 right to left), or, when that one is outside the triangle, at its
+ * first covered pixel; auto mode D = log16(g) - log16(q) with g the
+ * largest plane gradient in texels per pixel (setup: log16_g). */
+static struct lod tri_span_lod(const struct rast_prim *p, const struct rast_state *st, int32_t x0, int32_t py)
+{
+    struct lod l = {0, 0, true};
+    int32_t pick = x0 + (p->rtl ? 2 : 1);
+    if (!tri_covers(p, pick, py))
+        for (int j = 0; j < 4; j++) {
+            int32_t c = p->rtl ? x0 + 3 - j : x0 + j;
+            if (tri_covers(p, c, py)) {
+                pick = c;
+                break;
+            }
+        }
+    int64_t qv = plane_at(&p->pl[RP_Q], (int64_t)pick * 16 + 8, (int64_t)py * 16 + 8, p->ax, p->ay);
+    gefloat q = gemath_from_scaled(qv >> RAST_PLANE_FRAC, p->exp[2]);
+    l.magnify = sampler_level(&st->smp, p->log16_g - sampler_log2(q), q, &l.level, &l.frac);
+    return l;
+}
+
+/* LOD of a rectangle from the texture coordinates at screen pixel (px,
+ * py): the auto mode uses the u difference to the right neighbour and the
+ * v difference to the pixel below (PPSSPP CalculateSamplingParams via
+ * ApplyTexturing's ds, dt; no measurement covers sprites). */
 static struct lod span_lod(const struct rast_prim *p, const struct rast_state *st, int32_t px, int32_t py)
 {
     struct lod l = {0, 0, true};
     if (!needs_lod(st)) return l;
+    if (p->kind == RAST_TRIANGLE && p->persp) return tri_span_lod(p, st, px - 1, py);
     int64_t X = sample_pos(p, px), Y = sample_pos(p, py);
     const struct rast_plane *pl = p->pl;
     int32_t u0, v0, u1, v1, ux, vx;
-    gefloat w, wd;
+    gefloat q, qd;
     tex_coords(p, st, plane_at(&pl[RP_S], X, Y, p->ax, p->ay), plane_at(&pl[RP_T], X, Y, p->ax, p->ay),
-               plane_at(&pl[RP_Q], X, Y, p->ax, p->ay), &u0, &v0, &w, false);
+               plane_at(&pl[RP_Q], X, Y, p->ax, p->ay), &u0, &v0, &q, false);
     tex_coords(p, st, plane_at(&pl[RP_S], X + 16, Y, p->ax, p->ay), plane_at(&pl[RP_T], X + 16, Y, p->ax, p->ay),
-               plane_at(&pl[RP_Q], X + 16, Y, p->ax, p->ay), &u1, &vx, &wd, false);
+               plane_at(&pl[RP_Q], X + 16, Y, p->ax, p->ay), &u1, &vx, &qd, false);
     tex_coords(p, st, plane_at(&pl[RP_S], X, Y + 16, p->ax, p->ay), plane_at(&pl[RP_T], X, Y + 16, p->ax, p->ay),
-               plane_at(&pl[RP_Q], X, Y + 16, p->ax, p->ay), &ux, &v1, &wd, false);
+               plane_at(&pl[RP_Q], X, Y + 16, p->ax, p->ay), &ux, &v1, &qd, false);
     int64_t du = (int64_t)u1 - u0, dv = (int64_t)v1 - v0;
     if (du < 0) du = -du;
     if (dv < 0) dv = -dv;
     uint64_t m = (uint64_t)(du > dv ? du : dv);
     int32_t lod_in = sampler_log2_fixed(m, 8);
-    l.magnify = sampler_level(&st->smp, lod_in, w, &l.level, &l.frac);
+    l.magnify = sampler_level(&st->smp, lod_in, q, &l.level, &l.frac);
     return l;
 }
 

@@ -120,6 +120,12 @@ struct rast_prim {
      * without perspective S and T are level-0 texels with 8 fraction bits
      * (exp 0) and Q is unused. */
     int32_t exp[3];
+    /* Triangles: the long edge is strictly the right side (the GE walks
+     * rows right to left; the mip level's q is taken at a span's third
+     * pixel), and log16 of the largest texture plane gradient in level-0
+     * texels per pixel (auto mip level). */
+    bool rtl;
+    int32_t log16_g;
     uint8_t color[4], color1[3]; /* flat colors (flat_color) */
     /* Rectangles: the pixel rectangle is x0..x1, y0..y1; texture plane
      * arguments are exchanged for rotated rectangles (swap_uv). */

@@ -70,18 +70,15 @@ static int32_t sat32(int64_t x)
     return x > INT32_MAX ? INT32_MAX : x < INT32_MIN ? INT32_MIN : (int32_t)x;
 }
 
-/* Rasterizer.cpp CalculateSamplingParams, first half: the detail for the
- * mode, plus the bias in every mode. Slope mode: TexLog2(2 * w * slope). */
+/* The detail for the mode, plus the bias in every mode (measured,
+ * ge-raster-pipeline.md "Mip level selection"): slope mode D = 16 +
+ * log16(slope) - log16(q), q the pixel's interpolated q. */
 int32_t sampler_lod(const struct gt_sampler *s, int32_t lod_input, gefloat q)
 {
     int64_t d;
     switch (s->lod_mode) {
     case GT_LOD_AUTO: d = lod_input; break;
-    case GT_LOD_SLOPE: {
-        const gefloat two = 0x40000000u; /* 2.0 */
-        d = sampler_log2(gemath_mul(gemath_mul(two, q), s->slope));
-        break;
-    }
+    case GT_LOD_SLOPE: d = 16 + (int64_t)sampler_log2(s->slope) - sampler_log2(q); break;
     default: d = 0; break; /* constant; mode 3 behaves the same */
     }
     return sat32(d + s->bias);

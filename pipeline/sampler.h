@@ -69,16 +69,16 @@
  *
  * TEX_LEVEL (0xC8) bits 0-1 select the mode, bits 16-23 the bias, a signed
  * 8-bit value in 1/16 levels (signed 4.4), added in every mode:
- *   0 auto:  detail = lod_input + bias, lod_input being the rasterizer's
- *            sampler_log2 of max(|du/dx|, |dv/dy|) in level-0 texels per
- *            pixel (PPSSPP: s difference to the pixel's right neighbour times
- *            w_0, t difference to the pixel below times h_0);
+ *   0 auto:  detail = lod_input + bias, lod_input given by the rasterizer:
+ *            for triangles (measured, ge-raster-pipeline.md "Mip level
+ *            selection") log16(g) - log16(q), g the largest texture plane
+ *            gradient in level-0 texels per pixel and q the interpolated q
+ *            of the span's chosen pixel; for sprites, lines and points the
+ *            log of the texel step to the next pixel (PPSSPP; unmeasured);
  *   1, 3 constant: detail = bias (3 is unused and behaves as 1);
- *   2 slope: detail = sampler_log2(2 * q * slope) + bias, slope being
- *            TEX_LOD_SLOPE (0xD0) as a GE float and q the pixel's clip-space
- *            w (PPSSPP interpolates the vertices' clip w; the value that grows
- *            with distance; a rasterizer that holds 1/w must pass w). Both
- *            products in GE arithmetic (gemath_mul); sign ignored.
+ *   2 slope: detail = 16 + log16(slope) - log16(q) + bias (measured), slope
+ *            being TEX_LOD_SLOPE (0xD0) as a GE float and q the pixel's
+ *            interpolated q; sign ignored.
  * Then, with max = TEX_MODE bits 16-18 when TEX_FILTER bit 2 (mipmaps) is
  * set, else 0 (FuncId.cpp ComputeSamplerID):
  *   detail <= 0 or max == 0: level 0, fraction 0;

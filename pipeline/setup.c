@@ -338,7 +338,22 @@ bool rast_setup_triangle(struct rast_prim *p, const struct rast_state *st, const
             for (unsigned i = 0; i < 3; i++) val[i] = gemath_to_scaled(col[i], p->exp[k]);
             plane3(&p->pl[RP_S + k], val, an, dx, dy, &ar);
         }
+        /* The largest s or t gradient in level-0 texels per pixel: plane
+         * units 2^exp per integer, 14 fraction bits per subpixel, 16
+         * subpixels a pixel, normalised coordinates times the size. */
+        p->log16_g = SAMPLER_LOG2_ZERO;
+        for (unsigned k = 0; k < 2; k++) {
+            int32_t lg = st->through ? 0 : (int32_t)(k ? st->smp.hlog[0] : st->smp.wlog[0]);
+            for (unsigned a = 0; a < 2; a++) {
+                int64_t gr = a ? p->pl[RP_S + k].gy : p->pl[RP_S + k].gx;
+                uint64_t m = (uint64_t)(gr < 0 ? -gr : gr);
+                if (!m) continue;
+                int32_t l16 = sampler_log2_fixed(m, 0) + 16 * (p->exp[k] - RAST_PLANE_FRAC + 4 + lg);
+                if (l16 > p->log16_g) p->log16_g = l16;
+            }
+        }
     }
+    p->rtl = long_edge_right(X, Y);
     if (area == 0) {
         /* Diagnostic build ("zeroarea"): no gradients; planes hold the
          * anchor's values. */

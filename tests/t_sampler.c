@@ -352,7 +352,9 @@ TEST(sampler_level_auto)
     gh_free(&h);
 }
 
-/* Slope mode: detail = log2(2 * q * slope) + bias. */
+/* Slope mode (measured, ge-raster-pipeline.md "Mip level selection"):
+ * detail = 16 + log16(slope) - log16(q) + bias, q the pixel's interpolated
+ * q, log16 the float-bits log (exponent and top 4 mantissa bits). */
 TEST(sampler_level_slope)
 {
     struct gehelp h;
@@ -363,19 +365,21 @@ TEST(sampler_level_slope)
     set(st, GE_TEX_LOD_SLOPE, 0x3F0000); /* 0.5 */
     struct gt_sampler s;
     unsigned l, f;
-    /* lod_input ignored (999 given). */
-    LEVEL(0x000002, 999, F_TWO, false, 1, 0);    /* 2*2*0.5 = 2: 16 */
-    LEVEL(0x000002, 999, F_ONE, true, 0, 0);     /* 1.0: 0, magnify */
-    LEVEL(0x000002, 999, F_THREE, false, 1, 8);  /* 3.0: 24 */
-    LEVEL(0xE00002, 999, F_EIGHT, false, 1, 0);  /* 8.0: 48, bias -2 levels: 16 */
-    LEVEL(0x040002, 999, F_ONE, false, 0, 4);    /* 0 + 4 */
-    LEVEL(0x000002, 999, 0, true, 0, 0);         /* q = 0: log2 of zero */
-    LEVEL(0x000002, 999, 0xC0000000u, false, 1, 0); /* q = -2: sign ignored */
-    /* slope 0x3F2AAA00 = 0.666656 (significand 0xAAAA / 2^15); 2 * 3 = 6 exact;
-     * 6 * slope = 2 * (0xAAAA * 3 / 2^16) = 2 * 0xFFFF / 2^15 = 3.99994: exponent 1,
-     * top mantissa bits 1111: 16 + 15 = 31 (a product rounded to 4.0 would give 32). */
+    /* lod_input ignored (999 given); slope 0.5: log16 -16, so detail =
+     * -log16(q) + bias. */
+    LEVEL(0x000002, 999, 0x3F000000u, false, 1, 0); /* q 0.5: 16 */
+    LEVEL(0x000002, 999, F_ONE, true, 0, 0);        /* q 1.0: 0, magnify */
+    LEVEL(0x000002, 999, F_TWO, true, 0, 0);        /* q 2.0: -16, magnify */
+    LEVEL(0x000002, 999, 0x3EAAAA00u, false, 1, 11); /* q 1/3 = 1.333 * 2^-2: -32 + 5 = -27: 27 */
+    LEVEL(0xE00002, 999, 0x3E000000u, false, 1, 0);  /* q 1/8: 48, bias -2 levels: 16 */
+    LEVEL(0x040002, 999, F_ONE, false, 0, 4);        /* 0 + 4 */
+    LEVEL(0x000002, 999, 0, false, 3, 0);            /* q = 0: log16 of zero, far past the max */
+    LEVEL(0x000002, 999, 0xC0000000u, true, 0, 0);   /* q = -2: sign ignored, as 2.0 */
+    /* slope 0x3F2AAA00 = 0.666656 = 1.3333 * 2^-1: log16 -16 + 5 = -11 (the
+     * float-bits log, not log2 0.667 * 16 = -9.4); q 1/4: detail 16 - 11 +
+     * 32 = 37: level 2, fraction 5. */
     set(st, GE_TEX_LOD_SLOPE, 0x3F2AAA);
-    LEVEL(0x000002, 999, F_THREE, false, 1, 15);
+    LEVEL(0x000002, 999, 0x3E800000u, false, 2, 5);
     gh_free(&h);
 #undef LEVEL
 }
