@@ -81,6 +81,14 @@ gefloat light_normalize(const gefloat v[3], gefloat out[3], bool fallback)
     return len2;
 }
 
+/* The normal through the world matrix's 3x3, one row sum per component,
+ * not normalised (measured: lighting divides N . v by |N| instead). */
+static void light_world_normal_raw(const struct gt_light_state *ls, const gefloat nrm[3], gefloat out[3])
+{
+    const gefloat n4[4] = {nrm[0], nrm[1], nrm[2], GEMATH_ZERO};
+    gemath_mat43_apply(ls->world, n4, out);
+}
+
 void light_world_normal(const struct gt_light_state *ls, const gefloat nrm[3], gefloat out[3])
 {
     const gefloat n4[4] = {nrm[0], nrm[1], nrm[2], GEMATH_ZERO};
@@ -89,9 +97,8 @@ void light_world_normal(const struct gt_light_state *ls, const gefloat nrm[3], g
     light_normalize(w, out, true);
 }
 
-/* Model choice, not measured (GE-HARDWARE.md §3 leaves how L - T is formed
- * open): one pass through the adder per component, once per draw,
- * l - t truncated like any GE subtraction. */
+/* Measured (ge-lighting.md "The light vector"): L - T comes from the GE
+ * adder, once per draw per component. */
 static gefloat light_minus_translation(gefloat l, gefloat t)
 {
     return gemath_sub(l, t);
@@ -107,26 +114,22 @@ void light_vector(const struct gt_light_state *ls, unsigned i, const gefloat pos
     }
 }
 
-/* Model choice, not measured: the viewer direction is the VIEW matrix's
- * (m2, m5, m8) exactly as stored, not normalised and not negated (see
- * light.h; GE-HARDWARE.md §3 says only "the view matrix's third column").
- * With an identity view it is (0, 0, 1), PPSSPP's viewer. */
+/* Measured (ge-lighting.md "Diffuse and specular"): the viewer V is the
+ * view matrix's third column (m2, m5, m8), normalised with the GE's
+ * rsqrt; a zero column gives (0, 0, 1) (PPSSPP). With an identity view it
+ * is (0, 0, 1), the older PPSSPP viewer. */
 static void light_viewer(const gefloat view[12], gefloat out[3])
 {
-    out[0] = gemath_trunc(view[2]);
-    out[1] = gemath_trunc(view[5]);
-    out[2] = gemath_trunc(view[8]);
+    const gefloat v[3] = {gemath_trunc(view[2]), gemath_trunc(view[5]), gemath_trunc(view[8])};
+    light_normalize(v, out, true);
     if (GT_COMPAT(VIEWER)) out[0] = out[1] = GEMATH_ZERO, out[2] = GEMATH_ONE; /* PPSSPP's (0, 0, 1) */
 }
 
-/* Distance attenuation of a point or spot light, 1 / (A + B d + C d^2)
- * clamped to [0, 1] (docs/notes §5.3). Model choice, not measured:
- *  - the distance is d = |D|^2 * rsqrt(|D|^2) (no square-root unit; the
- *    squared length and its rsqrt are already there for normalising D),
- *  - d^2 is the squared length |D|^2 itself, not d * d,
- *  - the denominator is one fused row sum A*1 + B*d + C*|D|^2,
- *  - the reciprocal is the 128-segment table of the perspective divide
- *    (there is no divider, §1).
+/* Distance attenuation of a point or spot light, 1 / (A + B d + C |D|^2)
+ * clamped to [0, 1] (docs/notes §5.3). Measured (ge-lighting.md "Spot
+ * lights and attenuation"): d = |D|^2 rsqrt(|D|^2), the quadratic term the
+ * squared length itself, the GE reciprocal. Model choice, not measured:
+ * the denominator is one fused row sum A*1 + B*d + C*|D|^2.
  * A result that is not positive gives 0, above 1 gives 1 (a zero
  * denominator gives the table's largest value, so 1). */
 static gefloat light_attenuation(const gefloat abc[3], gefloat d, gefloat len2)
@@ -177,6 +180,22 @@ uint8_t light_term(uint8_t light, uint8_t material, uint8_t intensity8)
     return gemath_mul8(gemath_mul8(light, material), intensity8);
 }
 
+/* A factor f scaling a color term (measured, ge-lighting.md "Output"): s =
+ * floor(256 f), 256 for f >= 1, 0 for f <= 0, then ((2x + 1)(2s + 1)) >>
+ * 10. */
+static uint16_t light_factor(gefloat f)
+{
+    f = gemath_trunc(f);
+    if ((f >> 31) || !(f & 0x7F800000u)) return 0;
+    if (gemath_cmp(f, GEMATH_ONE) >= 0) return 256;
+    return (uint16_t)gemath_to_fixed(f, 8);
+}
+
+static uint8_t light_scale(uint8_t x, uint16_t s)
+{
+    return (uint8_t)(((2u * x + 1u) * (2u * s + 1u)) >> 10);
+}
+
 static uint8_t clamp255(int v)
 {
     return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
@@ -217,10 +236,12 @@ static void setup_light(struct gt_light_state *ls, const struct ge_state *st, un
         l->att[c] = reg_f(st, LC_ATT + 3 * i + c);
         l->lmt[c] = light_minus_translation(lv[c], ls->world[9 + c]);
     }
-    /* Directional lights and shade mapping: the light vector normalised,
-     * (0, 0, 1) when zero. The spot direction has no fallback (§5.3). */
-    light_normalize(lv, l->dir, true);
-    light_normalize(ld, l->spot_dir, false);
+    /* Directional lights: the light vector normalised, zero staying zero
+     * (measured). The spot direction is used unnormalised: dot(dir, L)
+     * rsqrt(dir . dir) per vertex. */
+    light_normalize(lv, l->dir, false);
+    memcpy(l->spot_dir, ld, sizeof ld);
+    l->spot_len2 = gemath_dot3(ld, ld);
     l->spot_exp = positive_or_zero(reg_f(st, LC_SPOT_EXP + i));
     /* A NaN cutoff with the sign bit counts as 0 (PPSSPP, docs/notes §5.3);
      * other non-finite values are +-GEMATH_MAX by the special-value policy. */
@@ -307,67 +328,75 @@ void light_vertex(const struct gt_light_state *ls, const gefloat pos[3], const g
     for (int c = 0; c < 3; c++) sum[c] = ls->emissive[c] + gemath_mul8(mamb[c], ls->ambient[c]);
     sum[3] = gemath_mul8(mamb[3], ls->ambient[3]);
 
-    gefloat n[3];
-    bool have_n = false;
+    /* The world normal, never normalised on its own: N . v is divided by
+     * its length, float24(dot(v, N) rsqrt(N . N)) (measured, ge-lighting.md
+     * "Space"); a zero normal gives no diffuse and no specular. */
+    gefloat n[3], n_r = GEMATH_ZERO;
+    bool have_n = false, n_zero = true;
     for (unsigned i = 0; i < 4; i++) {
         const struct gt_light *l = &ls->light[i];
         if (!l->enabled) continue;
         if (!have_n) {
-            light_world_normal(ls, nrm, n);
+            light_world_normal_raw(ls, nrm, n);
+            gefloat n2 = gemath_dot3(n, n);
+            n_zero = gemath_cmp(n2, GEMATH_ZERO) == 0;
+            if (!n_zero) n_r = gemath_rsqrt(n2);
             have_n = true;
         }
-        gefloat L[3], att = GEMATH_ONE;
+        gefloat L[3], att = GEMATH_ONE, spot = GEMATH_ONE;
         if (l->kind == GT_LIGHT_DIRECTIONAL) {
             memcpy(L, l->dir, sizeof L);
         } else {
             gefloat D[3];
             light_vector(ls, i, pos, D);
-            gefloat len2 = gemath_dot3(D, D), d = GEMATH_ZERO;
-            if (gemath_cmp(len2, GEMATH_ZERO) == 0) {
-                L[0] = L[1] = GEMATH_ZERO;
-                L[2] = GEMATH_ONE;
-            } else {
-                gefloat r = gemath_rsqrt(len2);
-                for (int c = 0; c < 3; c++) L[c] = gemath_mul(D[c], r);
-                d = gemath_mul(len2, r);
-            }
+            gefloat len2 = light_normalize(D, L, false), d = GEMATH_ZERO;
+            if (gemath_cmp(len2, GEMATH_ZERO) != 0) d = gemath_mul(len2, gemath_rsqrt(len2));
             att = light_attenuation(l->att, d, len2);
         }
         if (l->kind == GT_LIGHT_SPOT) {
-            /* Inside the cone when dot(spot direction, vertex-to-light) >=
-             * cutoff; the spot exponent goes through the specular power unit
-             * (model choice, not measured: §3 names only the specular power). */
-            gefloat raw = gemath_dot3(l->spot_dir, L);
-            gefloat spot = gemath_cmp(raw, l->spot_cutoff) >= 0 ? gemath_spec_pow(raw, l->spot_exp)
-                                                                 : GEMATH_ZERO;
-            att = gemath_mul(att, spot);
+            /* The spot direction unnormalised (measured): cos =
+             * float24(dot(dir, L) rsqrt(dir . dir)), then pow(cos, exponent)
+             * inside the cone; a negative factor scales by 0. */
+            gefloat c = gemath_cmp(l->spot_len2, GEMATH_ZERO) == 0
+                            ? GEMATH_ZERO
+                            : gemath_mul(gemath_dot3(l->spot_dir, L), gemath_rsqrt(l->spot_len2));
+            spot = gemath_cmp(c, l->spot_cutoff) >= 0 ? gemath_spec_pow(c, l->spot_exp) : GEMATH_ZERO;
         }
-
-        uint8_t s_amb = light_intensity8(att);
+        /* Attenuation and spot scale one after the other (measured). */
+        uint16_t s_att = light_factor(att), s_spot = light_factor(spot);
+        gefloat as = gemath_mul(att, spot);
         for (int c = 0; c < 3; c++)
-            sum[c] += GT_COMPAT(LIGHT) ? compat_light_term(l->ambient[c], mamb[c], att) : light_term(l->ambient[c], mamb[c], s_amb);
+            sum[c] += GT_COMPAT(LIGHT) ? compat_light_term(l->ambient[c], mamb[c], as)
+                                       : light_scale(light_scale(gemath_mul8(l->ambient[c], mamb[c]), s_att), s_spot);
+        if (n_zero) continue;
 
-        gefloat nl = gemath_dot3(n, L);
-        /* Powered diffuse: N.L through the specular power unit with the
-         * specular coefficient (model choice, not measured, as above). */
+        gefloat nl = gemath_mul(gemath_dot3(n, L), n_r);
+        gefloat nl_raw = nl;
+        /* Powered diffuse: N.L through the lighting pow with the specular
+         * coefficient (measured). */
         if (l->comp == GT_LIGHT_POWERED_DIFFUSE) nl = gemath_spec_pow(nl, ls->spec_coef);
         if (gemath_cmp(nl, GEMATH_ZERO) > 0) {
-            gefloat f = gemath_mul(att, nl);
-            uint8_t s = light_intensity8(f);
+            uint16_t s = light_factor(nl);
             for (int c = 0; c < 3; c++)
-                sum[c] += GT_COMPAT(LIGHT) ? compat_light_term(l->diffuse[c], mdif[c], f) : light_term(l->diffuse[c], mdif[c], s);
+                sum[c] += GT_COMPAT(LIGHT) ? compat_light_term(l->diffuse[c], mdif[c], gemath_mul(as, nl))
+                                           : light_scale(light_scale(light_scale(gemath_mul8(l->diffuse[c], mdif[c]), s),
+                                                                     s_att),
+                                                         s_spot);
         }
-        if (l->comp == GT_LIGHT_DIFFUSE_SPECULAR && gemath_cmp(nl, GEMATH_ZERO) >= 0) {
-            /* HW §3: the half vector uses the viewer from the view matrix. */
+        if (l->comp == GT_LIGHT_DIFFUSE_SPECULAR && gemath_cmp(nl_raw, GEMATH_ZERO) >= 0) {
+            /* H = normalize(L + V), V from the view matrix (measured); a zero
+             * L leaves H = normalize(V). */
             gefloat h[3], hn[3];
             for (int c = 0; c < 3; c++) h[c] = gemath_add(L[c], ls->viewer[c]);
-            light_normalize(h, hn, true);
-            gefloat sp = gemath_spec_pow(gemath_dot3(n, hn), ls->spec_coef);
+            light_normalize(h, hn, false);
+            gefloat sp = gemath_spec_pow(gemath_mul(gemath_dot3(n, hn), n_r), ls->spec_coef);
             if (gemath_cmp(sp, GEMATH_ZERO) > 0) {
-                gefloat f = gemath_mul(att, sp);
-                uint8_t s = light_intensity8(f);
+                uint16_t s = light_factor(sp);
                 for (int c = 0; c < 3; c++)
-                    spec[c] += GT_COMPAT(LIGHT) ? compat_light_term(l->specular[c], mspe[c], f) : light_term(l->specular[c], mspe[c], s);
+                    spec[c] += GT_COMPAT(LIGHT) ? compat_light_term(l->specular[c], mspe[c], gemath_mul(as, sp))
+                                                : light_scale(light_scale(light_scale(gemath_mul8(l->specular[c], mspe[c]), s),
+                                                                          s_att),
+                                                              s_spot);
             }
         }
     }
@@ -385,15 +414,31 @@ void light_vertex(const struct gt_light_state *ls, const gefloat pos[3], const g
 
 /* ---- Texture coordinates ---- */
 
-/* Shade mapping coordinate (docs/notes §6): (L . N + 1) / 2 for the light's
- * normalised vector L and the world normal N. Model choice, not measured:
- * L . N + 1 is one fused row sum of four terms (the fourth 1 x 1), then the
- * halving, which is exact (a power of two). */
-static gefloat shade_coord(const gefloat l[3], const gefloat n[3])
+/* Shade mapping (measured, ge-lighting.md "Shade mapping"): the light's
+ * vector L' = normalize(directional ? light position : vertex-to-light
+ * vector), zero staying zero, then normalize(L' + V) for a diffuse +
+ * specular light; the coordinate (N . L' / |N| + 1) / 2, the + 1 from the
+ * GE adder. Independent of lighting, the light being on, its exponent and
+ * cone. */
+static gefloat shade_coord(const struct gt_light_state *ls, unsigned i, const gefloat pos[3], const gefloat n[3],
+                           gefloat n_r)
 {
-    const gefloat a[4] = {l[0], l[1], l[2], GEMATH_ONE};
-    const gefloat b[4] = {n[0], n[1], n[2], GEMATH_ONE};
-    return gemath_mul(gemath_dot4(a, b), GEMATH_HALF);
+    const struct gt_light *l = &ls->light[i & 3];
+    gefloat L[3];
+    if (l->kind == GT_LIGHT_DIRECTIONAL) {
+        memcpy(L, l->dir, sizeof L);
+    } else {
+        gefloat D[3];
+        light_vector(ls, i, pos, D);
+        light_normalize(D, L, false);
+    }
+    if (l->comp == GT_LIGHT_DIFFUSE_SPECULAR) {
+        gefloat h[3];
+        for (int c = 0; c < 3; c++) h[c] = gemath_add(L[c], ls->viewer[c]);
+        light_normalize(h, L, false);
+    }
+    gefloat nl = gemath_mul(gemath_dot3(n, L), n_r);
+    return gemath_mul(gemath_add(nl, GEMATH_ONE), GEMATH_HALF);
 }
 
 void texgen_vertex(const struct gt_light_state *ls, const gefloat pos[3], const gefloat nrm[3],
@@ -425,9 +470,10 @@ void texgen_vertex(const struct gt_light_state *ls, const gefloat pos[3], const 
     }
     case GT_TEXMAP_SHADE: {
         gefloat n[3];
-        light_world_normal(ls, nrm, n);
-        stq[0] = shade_coord(ls->light[ls->shade_light[0]].dir, n);
-        stq[1] = shade_coord(ls->light[ls->shade_light[1]].dir, n);
+        light_world_normal_raw(ls, nrm, n);
+        gefloat n2 = gemath_dot3(n, n), n_r = gemath_cmp(n2, GEMATH_ZERO) == 0 ? GEMATH_ZERO : gemath_rsqrt(n2);
+        stq[0] = shade_coord(ls, ls->shade_light[0], pos, n, n_r);
+        stq[1] = shade_coord(ls, ls->shade_light[1], pos, n, n_r);
         /* Model choice, not measured: q = 1 (PPSSPP leaves q untouched; it
          * is not used outside texture-matrix mapping). */
         stq[2] = GEMATH_ONE;

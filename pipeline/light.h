@@ -57,11 +57,12 @@ struct gt_light {
     bool enabled;
     enum gt_light_comp comp;
     enum gt_light_kind kind;
-    gefloat dir[3];          /* the light vector LX..LZ normalised, (0,0,1) if zero:
-                              * a directional light's direction, and shade mapping's vector */
+    gefloat dir[3];          /* the light vector LX..LZ normalised, zero staying zero:
+                              * a directional light's direction (also for shade mapping) */
     gefloat lmt[3];          /* point and spot: light position minus world translation */
     gefloat att[3];          /* attenuation A, B, C */
-    gefloat spot_dir[3];     /* spot: LDX..LDZ normalised (zero stays zero) */
+    gefloat spot_dir[3];     /* spot: LDX..LDZ as given (used unnormalised) */
+    gefloat spot_len2;       /* spot: dir . dir */
     gefloat spot_exp;        /* spot exponent, 0 when not positive */
     gefloat spot_cutoff;
     uint8_t ambient[3], diffuse[3], specular[3]; /* light colors RGB */

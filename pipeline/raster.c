@@ -443,7 +443,7 @@ static int64_t line_value(const struct rast_prim *p, const struct rast_plane *pl
     uint64_t q = gemath_setup_recip((uint64_t)(len < 0 ? -len : len), &e);
     __int128 k = ((__int128)(pl->gx - pl->v) * (__int128)q) >> (e + 2);
     int64_t walk = len > 0 ? ac - a0 : a0 - ac;
-    return sat64((((__int128)pl->v << RAST_PLANE_FRAC) + k * walk) >> RAST_PLANE_FRAC);
+    return sat64(((__int128)pl->v * ((int64_t)1 << RAST_PLANE_FRAC) + k * walk) >> RAST_PLANE_FRAC);
 }
 
 /* An antialiased line's alpha at pixel (px, py) (measured): 128 minus the

@@ -116,9 +116,10 @@ TEST(light_texgen_matrix_sources)
     CHECK_STQ(stq, 1.0f, 0.5f, 32.25f);
 }
 
-/* Mode 2 (shade mapping): s from the light in TEX_SHADE bits 0-1, t from
- * bits 8-9, each (normalised light vector . world normal + 1) / 2; works
- * with lighting and the lights disabled; q = 1. */
+/* Mode 2 (shade mapping, measured: ge-lighting.md "Shade mapping"): s from
+ * the light in TEX_SHADE bits 0-1, t from bits 8-9, each (L' . N / |N| + 1)
+ * / 2 with L' the normalised light vector (zero staying zero) and the + 1
+ * from the GE adder; works with lighting and the lights disabled; q = 1. */
 TEST(light_texgen_shade_mapping)
 {
     struct ge_state st;
@@ -144,30 +145,30 @@ TEST(light_texgen_shade_mapping)
     CHECK_STQ(stq, 0.5f, 0.0f, 1.0f);
     set_matrix(st.world, IDENTITY);
 
-    /* A zero light vector reads as (0, 0, 1): with N = (0, 0, 1), t = 1. */
+    /* A zero light vector stays zero: N . L = 0, t = 0.5. */
     setf(&st, 0x63 + 3 * 3 + 0, 0.0f);
     const float z2[3] = {0, 0, 2};
     texgen(&st, ZERO3, z2, uv, uv, stq);
-    CHECK_STQ(stq, 0.5f, 1.0f, 1.0f);
+    CHECK_STQ(stq, 0.5f, 0.5f, 1.0f);
 
-    /* L . N + 1 is one fused row sum: N = (r, r, 0) with r = rsqrt(2) =
-     * 46340 * 2^-16; r + 1 is truncated to 1's ulp 2^-15: 1 + 23170 * 2^-15,
-     * halved: 55938 * 2^-16 = 0.853546142578125. */
+    /* N = (1, 1, 0), L = (0, 1, 0): N . L / |N| = 1 * rsqrt(2) = 46340 *
+     * 2^-16; + 1 in the adder at 1's ulp 2^-15: 1 + 23170 * 2^-15, halved:
+     * 55938 * 2^-16 = 0.853546142578125. */
     const float n45[3] = {1, 1, 0};
     texgen(&st, ZERO3, n45, uv, uv, stq);
     CHECK_EQ_U(stq[0], f(55938.0f / 65536.0f));
     /* Light 2 at (2, 1, 0): rsqrt(5) (5 is a segment start, so the table
-     * gives 1/sqrt(5) truncated: 58617 * 2^-17), L = (58617 * 2^-16,
-     * 58617 * 2^-17, 0). Products with N: 58617 * 46340 = 2716311780 times
-     * 2^-32 and 2^-33. Cut to 1's ulp 2^-15 before the one sum: 20723 and
-     * 10361 units, s = (32768 + 20723 + 10361) * 2^-16 = 63852 * 2^-16.
-     * (N.L first, then + 1, gives 63853 * 2^-16: N.L = (41447 + 20723) *
-     * 2^-16, whose 1.25 units below 2^-15 survive as 1.) */
+     * gives 58617 * 2^-17), L = (58617 * 2^-16, 58617 * 2^-17, 0). N . L
+     * (one row sum, N = (1, 1, 0)) = 175851 * 2^-17, truncated to 16 bits:
+     * 43962 * 2^-15; times rsqrt(2) = 46340 * 2^-16: 2037199080 * 2^-31,
+     * truncated: 62170 * 2^-16 = 31085 * 2^-15, on 1's grid, so + 1 is
+     * exact: s = (32768 + 31085) * 2^-16 = 63853 * 2^-16. (A normalised N
+     * first, as the older model did, gives 63852.) */
     CHECK_EQ_U(gemath_rsqrt(f(5.0f)), f(58617.0f / 131072.0f));
     setf(&st, 0x63 + 3 * 2 + 0, 2.0f);
     setf(&st, 0x63 + 3 * 2 + 1, 1.0f);
     texgen(&st, ZERO3, n45, uv, uv, stq);
-    CHECK_EQ_U(stq[0], f(63852.0f / 65536.0f));
+    CHECK_EQ_U(stq[0], f(63853.0f / 65536.0f));
     volatile float rf = 0.70710678f, r5 = 0.4472136f; /* IEEE single */
     CHECK(f((2 * r5 * rf + r5 * rf + 1.0f) * 0.5f) != stq[0]);
 }
