@@ -155,13 +155,14 @@ static struct vrange buffer_range(const struct rast_state *st, uint32_t addr, ui
     if (st->sc_x0 > st->sc_x1 || st->sc_y0 > st->sc_y1) return (struct vrange){0, 0};
     /* Written positions: the scissor translated by REGION1, widened to
      * whole groups of 4 written pixels (the reversal for odd x offsets
-     * keeps a pixel inside its group: rast_write_x). */
-    uint64_t x0 = (uint64_t)(st->sc_x0 + st->region_x) & ~(uint64_t)3;
-    uint64_t x1 = (uint64_t)(st->sc_x1 + st->region_x) | 3;
-    uint64_t first = ((uint64_t)(st->sc_y0 + st->region_y) * stride + x0) * bpp;
-    uint64_t last = ((uint64_t)(st->sc_y1 + st->region_y) * stride + x1 + 1) * bpp;
-    uint64_t len = last - first;
-    return (struct vrange){(uint32_t)((addr + first) & (GT_VRAM_SIZE - 1)),
+     * keeps a pixel inside its group: rast_write_x); a written x below 0
+     * is the end of the row above. */
+    int64_t x0 = (int64_t)(st->sc_x0 + st->region_x) & ~(int64_t)3;
+    int64_t x1 = (int64_t)(st->sc_x1 + st->region_x) | 3;
+    int64_t first = ((int64_t)(st->sc_y0 + st->region_y) * stride + x0) * bpp;
+    int64_t last = ((int64_t)(st->sc_y1 + st->region_y) * stride + x1 + 1) * bpp;
+    uint64_t len = (uint64_t)(last - first);
+    return (struct vrange){(uint32_t)(((int64_t)addr + first) & (GT_VRAM_SIZE - 1)),
                            len >= GT_VRAM_SIZE ? GT_VRAM_SIZE : (uint32_t)len};
 }
 

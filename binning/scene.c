@@ -158,11 +158,12 @@ static int bin_tiles(struct scene *s, const struct rast_prim *p, const struct ra
     int32_t ts = (int32_t)s->fb_stride;
     unsigned T = s->tile_size;
     /* Written positions: translated by REGION1 (raster.h rast_write_x; the
-     * reversal inside groups of 4 keeps each pixel in its tile). */
+     * reversal inside groups of 4 keeps each pixel in its tile). A written
+     * x below 0 belongs to the row above (k = -1). */
     int32_t x0 = p->x0 + st->region_x, x1 = p->x1 + st->region_x;
     int32_t y0 = p->y0 + st->region_y, y1 = p->y1 + st->region_y;
-    int32_t K = x1 >= 0 ? x1 / ts : 0;
-    for (int32_t k = 0; k <= K; k++) {
+    int32_t K0 = rast_floordiv(x0, ts), K1 = rast_floordiv(x1, ts);
+    for (int32_t k = K0; k <= K1; k++) {
         /* Written columns of this wrap, as canonical columns and rows. */
         int32_t sx0 = x0 > k * ts ? x0 : k * ts;
         int32_t sx1 = x1 < (k + 1) * ts - 1 ? x1 : (k + 1) * ts - 1;

@@ -143,43 +143,6 @@ static gefloat light_attenuation(const gefloat abc[3], gefloat d, gefloat len2)
 
 /* ---- Colors ---- */
 
-/* A factor in [0, 1] to 8 bits: negative (and -0) or zero -> 0, >= 1 ->
- * 255, otherwise floor(f * 256). Shared by the fog factor (docs/notes §7)
- * and the light intensities. */
-static uint8_t quantize8(gefloat f)
-{
-    f = gemath_trunc(f);
-    if (f >> 31) return 0;
-    if (gemath_cmp(f, GEMATH_ONE) >= 0) return 255;
-    return (uint8_t)gemath_to_fixed(f, 8); /* < 256 as f < 1 */
-}
-
-/* Model choice, not measured: the intensity by which a light term is
- * scaled (attenuation x spot factor for ambient; times N.L for diffuse;
- * times the specular power for specular) becomes an 8-bit factor the same
- * way the fog factor does, floor(f * 256) clamped to 0..255. Reason:
- * GE-HARDWARE.md §3 says light colors are scaled by 8-bit factors with the
- * 8-bit product; with this quantiser a full intensity (f >= 1, code 255) is
- * the identity of that product (mul8(x, 255) == x for every x) and zero is
- * its zero. PPSSPP instead uses a 9-bit scale min(512, ceil(512 f + 1)) in
- * a three-factor product >> 19 (docs/notes §5.2); the two agree at full and
- * zero intensity and can differ by one in between. Negative intensities
- * (a spot factor below zero in PPSSPP) give 0: no light is subtracted. */
-uint8_t light_intensity8(gefloat f)
-{
-    return quantize8(f);
-}
-
-/* Model choice, not measured: a light term is the HW §3 two-factor product
- * of light color and material color, then that product scaled by the 8-bit
- * intensity with the same unit: mul8(mul8(light, material), intensity).
- * The order (color x material first) lets the color product be the same
- * for every vertex of a draw unless the material comes from the vertex. */
-uint8_t light_term(uint8_t light, uint8_t material, uint8_t intensity8)
-{
-    return gemath_mul8(gemath_mul8(light, material), intensity8);
-}
-
 /* A factor f scaling a color term (measured, ge-lighting.md "Output"): s =
  * floor(256 f), 256 for f >= 1, 0 for f <= 0, then ((2x + 1)(2s + 1)) >>
  * 10. */
@@ -497,9 +460,14 @@ gefloat fog_vertex(const struct gt_light_state *ls, const gefloat pos[3])
     return gemath_dot4(ls->fog_row, p);
 }
 
+/* The fog factor to 8 bits (docs/notes §7): negative (and -0) -> 0,
+ * >= 1 -> 255, otherwise floor(f * 256). */
 uint8_t fog_to8(gefloat f)
 {
-    return quantize8(f);
+    f = gemath_trunc(f);
+    if (f >> 31) return 0;
+    if (gemath_cmp(f, GEMATH_ONE) >= 0) return 255;
+    return (uint8_t)gemath_to_fixed(f, 8); /* < 256 as f < 1 */
 }
 
 void light_setup(struct gt_light_state *ls, const struct ge_state *st)

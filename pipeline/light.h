@@ -135,11 +135,5 @@ void light_world_normal(const struct gt_light_state *ls, const gefloat nrm[3], g
  * -y*w1, -z*w2, where w are the world elements that produce that component
  * (m0, m3, m6 for x; m1, m4, m7 for y; m2, m5, m8 for z). */
 void light_vector(const struct gt_light_state *ls, unsigned i, const gefloat pos[3], gefloat out[3]);
-/* Model choice (see light.c): how an intensity (attenuation x spot x
- * N.L or specular factor) becomes an 8-bit factor. */
-uint8_t light_intensity8(gefloat f);
-/* Model choice (see light.c): one light term, light color x material color
- * (the HW §3 product) scaled by the 8-bit intensity. */
-uint8_t light_term(uint8_t light, uint8_t material, uint8_t intensity8);
 
 #endif

@@ -225,8 +225,13 @@ static void shade(const struct rast_prim *p, const struct rast_state *st, struct
     } else {
         memcpy(out, prim, 4);
     }
-    /* The written position (REGION1, §5); dithering uses the drawn one. */
-    uint32_t wx = (uint32_t)rast_write_x(st, x), wy = (uint32_t)(y + st->region_y);
+    /* The written position (REGION1); dithering uses the drawn one. A
+     * written x left of column 0 is the end of the row above; on the first
+     * row it would be below the buffer's base, which the tile grid does not
+     * cover, so it is not written (model choice, docs/DESIGN.md). */
+    int32_t swx = rast_write_x(st, x);
+    if ((int64_t)(y + st->region_y) * st->fb_stride + swx < 0) return;
+    uint32_t wx = (uint32_t)swx, wy = (uint32_t)(y + st->region_y);
     uint32_t bpp = st->fb_bpp;
     uint8_t *fb, *zb = NULL;
     if (rp && rp->fb) {
@@ -373,9 +378,9 @@ static void tri_row(const struct rast_prim *p, int32_t py, int32_t *xs, int32_t 
 static bool owns(const struct rast_tile *t, const struct rast_state *st, int32_t x, int32_t y)
 {
     if (!t->tstride) return true;
-    x += st->region_x, y += st->region_y;
-    if (x < 0 || y < 0) return false;
-    int64_t cy = (int64_t)y + x / t->tstride, cx = x % t->tstride;
+    int64_t lin = (int64_t)(y + st->region_y) * t->tstride + (x + st->region_x);
+    if (lin < 0) return false;
+    int64_t cy = lin / t->tstride, cx = lin % t->tstride;
     return cx >= t->cx0 && cx < t->cx1 && cy >= t->cy0 && cy < t->cy1;
 }
 
@@ -564,16 +569,17 @@ void rast_draw(const struct rast_prim *p, const struct rast_state *st, const str
     }
     /* Rows: a pixel drawn at (x, y) is written at (x + rx, y + ry) (up to
      * the order inside groups of 4) and lands in canonical row
-     * y + ry + (x + rx) div tstride. */
+     * y + ry + floor((x + rx) / tstride). */
     int32_t rx = st->region_x, ry = st->region_y;
-    int32_t K = 0, ys = p->y0, ye = p->y1;
+    int32_t K0 = 0, K1 = 0, ys = p->y0, ye = p->y1;
     if (t->tstride) {
-        K = p->x1 + rx >= 0 ? (p->x1 + rx) / (int32_t)t->tstride : 0;
-        if (ys < t->cy0 - ry - K) ys = t->cy0 - ry - K;
-        if (ye > t->cy1 - 1 - ry) ye = t->cy1 - 1 - ry;
+        K0 = rast_floordiv(p->x0 + rx, (int32_t)t->tstride);
+        K1 = rast_floordiv(p->x1 + rx, (int32_t)t->tstride);
+        if (ys < t->cy0 - ry - K1) ys = t->cy0 - ry - K1;
+        if (ye > t->cy1 - 1 - ry - K0) ye = t->cy1 - 1 - ry - K0;
     }
     for (int32_t py = ys; py <= ye; py++) {
-        for (int32_t k = 0; k <= K; k++) {
+        for (int32_t k = K0; k <= K1; k++) {
             int32_t xs = p->x0, xe = p->x1;
             if (t->tstride) {
                 int32_t cy = py + ry + k;

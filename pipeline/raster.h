@@ -59,22 +59,31 @@ struct rast_state {
     uint32_t z_addr, z_stride;   /* Z_PTR (VRAM), Z_WIDTH in pixels */
     uint32_t z_trans;         /* eDRAM address translation: with fb_bpp, where depth is stored (mem_depth_offset) */
     int32_t sc_x0, sc_y0, sc_x1, sc_y1; /* scissor, inclusive drawing coordinates */
-    /* REGION1 (GE-HARDWARE.md §5): drawing is translated by (region_x,
-     * region_y) and, for odd region_x, the pixels of each aligned group of
-     * 4 are reversed (rast_write_x). */
+    /* REGION1 (ge-raster-pipeline.md "REGION1 is a translation"): a pixel
+     * drawn at screen (x, y) is written at (x + region_x, y + region_y),
+     * region_x = -(x1 rounded up to 4), region_y = -y1, and with
+     * region_rev (odd x1) reversed inside its aligned group of 4
+     * (rast_write_x). The scissor already starts at (x1, y1), so written
+     * rows are >= 0; written x may be -4..-1, the end of the row above. */
     int32_t region_x, region_y;
+    bool region_rev;
 };
 
-/* Where a pixel drawn at screen column x (translated row: y + region_y) is
- * written: x + region_x, then, for odd region_x, mirrored inside its
- * aligned group of 4 (model choice: the translation comes first; §5 gives
- * only "translates" and "reverses each group of 4 for odd offsets"). The
- * mapping keeps every aligned group of 4, so tile ownership (tiles and
- * strides are multiples of 4) follows x + region_x. */
+/* Where a pixel drawn at screen column x is written (row y + region_y):
+ * fb_x = (x + region_x) ^ 3 for odd x1 (measured). The mapping keeps
+ * every aligned group of 4, so tile ownership (tiles and strides are
+ * multiples of 4) follows x + region_x. */
 static inline int32_t rast_write_x(const struct rast_state *st, int32_t x)
 {
     int32_t t = x + st->region_x;
-    return (st->region_x & 1) ? (t & ~3) | (3 - (t & 3)) : t;
+    return st->region_rev ? t ^ 3 : t;
+}
+
+/* Floor division of a written x by a positive row length (written x can be
+ * negative: the end of the previous row). */
+static inline int32_t rast_floordiv(int32_t x, int32_t n)
+{
+    return x >= 0 ? x / n : -((-x + n - 1) / n);
 }
 
 /* edram_trans: the eDRAM address translation in force (gt_mem). */

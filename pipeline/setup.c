@@ -55,9 +55,18 @@ void rast_state_snapshot(struct rast_state *rs, const struct ge_state *st, uint3
     int32_t rx = (int32_t)(r2 & 0x3FF), ry = (int32_t)(r2 >> 10 & 0x3FF);
     rs->sc_x1 = x1 < rx ? x1 : rx;
     rs->sc_y1 = y1 < ry ? y1 : ry;
+    /* REGION1 (ge-raster-pipeline.md "REGION1 is a translation"): drawn
+     * only from (x1, y1) on, written at the screen position minus y1 in y
+     * and minus x1 rounded up to a multiple of 4 in x, each group of 4
+     * reversed for odd x1. An empty region (x2 < x1) leaves an empty
+     * scissor. */
     uint32_t r1 = ge_reg(st, GE_REGION1);
-    rs->region_x = (int32_t)(r1 & 0x3FF);
-    rs->region_y = (int32_t)(r1 >> 10 & 0x3FF);
+    int32_t lx = (int32_t)(r1 & 0x3FF), ly = (int32_t)(r1 >> 10 & 0x3FF);
+    if (rs->sc_x0 < lx) rs->sc_x0 = lx;
+    if (rs->sc_y0 < ly) rs->sc_y0 = ly;
+    rs->region_x = -((lx + 3) & ~3);
+    rs->region_y = -ly;
+    rs->region_rev = (lx & 1) != 0;
 }
 
 void rast_state_apply_imm(struct rast_state *rs, const struct ge_state *st, uint32_t flags)

@@ -532,32 +532,3 @@ TEST(light_vertex_without_color)
     CHECK_RGBA(o.c1, 0, 0, 0, 0);
 }
 
-/* The model choices of the color arithmetic (light.c), pinned. */
-TEST(light_term_model_pinned)
-{
-    /* Intensity to 8 bits: floor(f * 256) clamped, negative -> 0. */
-    CHECK_EQ_U(light_intensity8(GEMATH_ONE), 255);
-    CHECK_EQ_U(light_intensity8(f(0.5f)), 128);
-    CHECK_EQ_U(light_intensity8(f(0.25f)), 64);
-    CHECK_EQ_U(light_intensity8(f(1.0f / 256.0f)), 1);
-    CHECK_EQ_U(light_intensity8(f(0.999f)), 255);
-    CHECK_EQ_U(light_intensity8(f(-0.5f)), 0);
-    CHECK_EQ_U(light_intensity8(GEMATH_NEG_ZERO), 0);
-    CHECK_EQ_U(light_intensity8(f(3.0f)), 255);
-    /* Term: mul8(mul8(light, material), intensity); full intensity is the
-     * identity of the product, zero its zero. */
-    for (unsigned l = 0; l < 256; l += 5)
-        for (unsigned m = 0; m < 256; m += 3) {
-            CHECK_EQ_U(light_term((uint8_t)l, (uint8_t)m, 255), gemath_mul8((uint8_t)l, (uint8_t)m));
-            CHECK_EQ_U(light_term((uint8_t)l, (uint8_t)m, 0), 0);
-        }
-    /* 255 x 255 at half intensity: 128 (PPSSPP's three-factor form with
-     * s = ceil(512 * 0.5 + 1) = 257 gives 511*511*257 >> 19 = 127). */
-    CHECK_EQ_U(light_term(255, 255, 128), 128);
-    CHECK_EQ_U((511u * 511u * 257u) >> 19, 127);
-    /* Order: color x material first, then the intensity:
-     * mul8(mul8(2, 171), 128) = mul8(5*343 >> 10 = 1, 128) = 3*257 >> 10 = 0,
-     * where scaling the light first gives mul8(mul8(2, 128) = 1, 171) = 1. */
-    CHECK_EQ_U(light_term(2, 171, 128), 0);
-    CHECK_EQ_U(gemath_mul8(gemath_mul8(2, 128), 171), 1);
-}

@@ -312,13 +312,13 @@ static uint16_t dith565(uint32_t rgba, int d)
                       dith_chan(rgba >> 16 & 0xFF, d, 5) << 11);
 }
 
-/* Where REGION1 (rx, ry) writes a pixel drawn at x (GE-HARDWARE.md §5:
- * translate; odd rx reverses each aligned group of 4; DESIGN.md: the
- * translation comes first). */
+/* Where REGION1 (rx, ry) writes a pixel drawn at x (ge-raster-pipeline.md
+ * "REGION1 is a translation": x minus rx rounded up to a multiple of 4,
+ * then ^ 3 for odd rx; y minus ry). */
 static int region_wx(int x, int rx)
 {
-    int t = x + rx;
-    return (rx & 1) ? (t & ~3) | (3 - (t & 3)) : t;
+    int t = x - ((rx + 3) & ~3);
+    return (rx & 1) ? t ^ 3 : t;
 }
 
 #define RX 3
@@ -334,7 +334,7 @@ static bool region_source(int wx, int wy, int *x, int *y)
 {
     for (int dy = RY0; dy < RY1; dy++)
         for (int dx = RX0; dx < RX1; dx++)
-            if (region_wx(dx, RX) == wx && dy + RY == wy) {
+            if (region_wx(dx, RX) == wx && dy - RY == wy) {
                 *x = dx, *y = dy;
                 return true;
             }
@@ -346,8 +346,8 @@ static uint16_t region_z(int x, int y)
     return (uint16_t)(0x4000 + x * 0x101 + y * 0x1F);
 }
 
-/* GE-HARDWARE.md §5 with the model's choices of docs/DESIGN.md (REGION1
- * row: "depth written at the same position; dither uses the drawn
+/* The measured REGION1 rule with the model's choices of docs/DESIGN.md
+ * (REGION1 row: "depth written at the same position; dither uses the drawn
  * position"). REGION1 = (3, 2); a 565 buffer; dithering on with dmat;
  * depth test ALWAYS with writes. Drawn twice in separate renders: as one
  * point per pixel, each with its own depth (region_z), and as one sprite
@@ -363,7 +363,7 @@ TEST(probe_mirror_region1_depth_dither)
     unsigned differs = 0;
     for (int y = RY0; y < RY1; y++)
         for (int x = RX0; x < RX1; x++) {
-            int wx = region_wx(x, RX), wy = y + RY;
+            int wx = region_wx(x, RX), wy = y - RY;
             if (dith565(C, dmat[y & 3][x & 3]) != dith565(C, dmat[wy & 3][wx & 3])) differs++;
         }
     CHECK(differs >= 32);
