@@ -14,10 +14,10 @@
  *  - GPUState.h: the register field layouts.
  * GE-HARDWARE.md §3 overrides PPSSPP for the blender's multiplications: the
  * 8-bit product ((2x+1)(2s+1)) >> 10 (gemath_mul8). PPSSPP's blender uses the
- * same product, so there is no conflict there. PPSSPP's texture functions and
- * fog use other roundings ((p+1)*t >> 8 and friends); §3 does not cover
- * them, and GE-HARDWARE.md says PPSSPP is the reference where it is silent,
- * so those follow PPSSPP (model choice, kept in texfunc_mul / fog_mix).
+ * same product, so there is no conflict there. The texture functions use
+ * (t (p + 1)) >> 8, measured (ge-raster-pipeline.md "Texture functions",
+ * texfunc_mul); the fog blend's rounding follows PPSSPP (model choice,
+ * fog_mix).
  *
  * PPSSPP shortcuts deliberately not copied (they are speed-ups whose results
  * differ from PPSSPP's own per-pixel rules): ComputePixelFuncID rewrites a
@@ -157,10 +157,8 @@ void pixel_update_masks(struct gt_pixel_state *ps)
 
 static unsigned sat8(int v) { return v < 0 ? 0 : v > 255 ? 255 : (unsigned)v; }
 
-/* Modulation product used by the texture function (Sampler.cpp
- * GetTextureFunctionOutput): (p + 1) * t / 256. Model choice: PPSSPP's
- * rounding, not gemath_mul8 (GE-HARDWARE.md §3 names only lighting and the
- * blender). Change it here to move every texture-function product. */
+/* Modulation product of the texture function: (t * (p + 1)) >> 8
+ * (measured, ge-raster-pipeline.md "Texture functions"). */
 static int texfunc_mul(int p, int t) { return ((p + 1) * t) >> 8; }
 
 /* Sampler.cpp GetTextureFunctionOutput, per function (p = primary, t =

@@ -1,14 +1,18 @@
 /* Rasterization of set-up primitives inside one tile (raster.h).
  *
- * Walk order (GE-HARDWARE.md §2, §5): rows top to bottom; each row left to
- * right in spans of 4 pixels aligned to multiples of 4 in x; the mip level
- * is chosen once per span from the texture coordinates at the span's second
- * pixel (x = span start + 1), whether or not that pixel is covered. Walking
- * left to right is a model choice (one place: draw_span_row).
+ * Walk order: rows top to bottom; each row left to right in spans of 4
+ * pixels aligned to multiples of 4 in x. The mip level of a span uses the
+ * q of its second pixel in the PSP's walking order (x = 4k + 1, or 4k + 2
+ * when the long edge is the right side), or of its first covered pixel
+ * (measured, tri_span_lod). Walking every row left to right and top down is
+ * a model choice (one place: draw_span_row); the PSP's own order (right to
+ * left for a right long edge, flat-bottom triangles bottom up) only shows
+ * when a primitive textures from its own target.
  *
- * Ownership: a pixel at screen (x, y) belongs to the tile holding canonical
- * position (x mod tstride, y + x div tstride); see tile_rows. Lines and
- * points are walked in their own order and filtered per pixel. */
+ * Ownership: a pixel at screen (x, y) belongs to the tile holding its
+ * written position's canonical place (REGION1 applied, then x mod tstride,
+ * row y + floor(x / tstride)); see owns. Lines and points are walked in
+ * their own order and filtered per pixel. */
 #include "raster.h"
 
 #include <string.h>

@@ -1,25 +1,18 @@
 /* Primitive setup (raster.h): state snapshots and the fixed-point planes of
- * GE-HARDWARE.md §2. Runs on the binning thread, once per primitive.
+ * ge-raster-pipeline.md (ppsspp-site docs/psp-hardware/gpu/). Runs on the
+ * binning thread, once per primitive.
  *
- * Coverage and sample positions follow PPSSPP's software renderer
- * (GPU/Software/Rasterizer.cpp: the edge functions of TriangleEdge::Start
- * sampled at 16 px + 7, the fill rule of IsRightSideOrFlatBottomLine,
- * DrawRectangle's pixel range and texture orientation, DrawLine's steps,
- * DrawPoint), read for behaviour only. The values are planes as §2 says:
- * anchor value plus gradients, each gradient the exact cross product of
- * vertex differences times the area reciprocal from the 256-segment table.
+ * Measured: pixel centres at +8 in 1/16 pixel with the exact top-left
+ * rule; gradients from the setup reciprocal table floored to
+ * RAST_PLANE_FRAC (14) fraction bits; the anchor at the leftmost vertex,
+ * or the rightmost when the long edge is strictly the right side
+ * (anchor_vertex); 8-bit fog planes; transform-mode texture coordinates as
+ * 15-bit s, t, q planes; tall-triangle spans.
  *
  * Model choices (one place each, listed in docs/DESIGN.md):
- *  - RAST_PLANE_FRAC fraction bits; gradients and values round toward minus
- *    infinity (arithmetic shifts);
- *  - the anchor when the long edge is the right side: the top vertex of the
- *    long edge (anchor_vertex);
- *  - rectangles: area = width x height, so a 1:1 sprite is exact only when
- *    that area is a power of two (§2);
- *  - perspective: S = s * recip(w), T = t * recip(w), Q = recip(w) (q *
- *    recip(w) with a projecting texture matrix) per vertex in GE
- *    arithmetic, planes in block floating point, per pixel s = S * recip(Q)
- *    with the 128-segment table (§1: there is no divider). */
+ *  - rectangles: pixels [x0, x1) x [y0, y1), area = width x height through
+ *    the setup table, orientation from the vertex order (the measured
+ *    sprite edges and corner planes are not yet implemented). */
 #include "raster.h"
 
 #include <string.h>
