@@ -9,10 +9,9 @@
  * (anchor_vertex); 8-bit fog planes; transform-mode texture coordinates as
  * 15-bit s, t, q planes; tall-triangle spans.
  *
- * Model choices (one place each, listed in docs/DESIGN.md):
- *  - rectangles: pixels [x0, x1) x [y0, y1), area = width x height through
- *    the setup table, orientation from the vertex order (the measured
- *    sprite edges and corner planes are not yet implemented). */
+ * Sprites (measured): their edges and their texture planes through three
+ * corners (rast_setup_rect, rect_uv_planes); the model choices for the
+ * orientations nothing measured are named there and in docs/DESIGN.md. */
 #include "raster.h"
 
 #include <string.h>
@@ -147,16 +146,6 @@ static void persp_values(const struct rast_state *st, const struct gt_vout *v, g
     out[0] = gemath_mul(v->uv[0], rw);
     out[1] = gemath_mul(v->uv[1], rw);
     out[2] = q;
-}
-
-/* A texture coordinate in level-0 texels with 8 fraction bits: through
- * mode coordinates are texels, transform mode coordinates are scaled by the
- * level-0 size (a power of two). */
-static int64_t texel_fixed(const struct rast_state *st, gefloat c, unsigned axis)
-{
-    int32_t lg = 0;
-    if (!st->through) lg = (int32_t)(axis ? st->smp.hlog[0] : st->smp.wlog[0]);
-    return gemath_to_scaled(c, -(8 + lg));
 }
 
 /* A vertex's fog as the 8-bit value that enters its plane: min(floor(256
@@ -377,12 +366,46 @@ bool rast_setup_triangle(struct rast_prim *p, const struct rast_state *st, const
 
 /* ---- Rectangles ---------------------------------------------------------- */
 
-/* A rectangle's gradient: dv over `len` (1/16 pixel) as dv * other / (len *
- * other), the area len x other through the area table (§2). */
-static int64_t rect_grad(int64_t dv, int64_t len, int64_t other)
+/* A sprite's texture planes (ge-raster-pipeline.md "Sprites", measured):
+ * planes through v0, v1 and the corner C with v1's x and v0's y, like a
+ * triangle's (15-bit s, t, q; per pixel u = s R(q)). C takes its values
+ * component by component: s from the vertex that supplies its x, t from the
+ * one that supplies its y, swapped when rotated, q from the one that
+ * supplies its x. A rotated sprite (bottom left to top right) is anchored
+ * at v0, the bottom left; others at their top left corner. Model choices:
+ * a sprite from top right to bottom left is rotated too (PPSSPP
+ * DrawRectangle); C and the top-left anchor for the orientations the page
+ * does not describe. */
+static void rect_uv_planes(struct rast_prim *p, const struct rast_state *st, const struct gt_vout *v0,
+                           const struct gt_vout *v1, bool rotated)
 {
-    struct area_recip ar = area_recip(len * other);
-    return grad((__int128)dv * other, &ar);
+    bool swapped = rotated || (v0->x16 > v1->x16 && v0->y16 < v1->y16);
+    gefloat a[3], b[3], c[3];
+    persp_values(st, v0, a);
+    persp_values(st, v1, b);
+    c[0] = swapped ? a[0] : b[0];
+    c[1] = swapped ? b[1] : a[1];
+    c[2] = b[2];
+    const gefloat *pv[3] = {a, b, c};
+    int64_t X[3] = {v0->x16, v1->x16, v1->x16}, Y[3] = {v0->y16, v1->y16, v0->y16};
+    unsigned an = 0;
+    if (!rotated)
+        for (unsigned i = 0; i < 3; i++)
+            if (X[i] == p->ax && Y[i] == p->ay) an = i;
+    p->ax = (int32_t)X[an], p->ay = (int32_t)Y[an];
+    int64_t dx[3], dy[3];
+    for (unsigned i = 0; i < 3; i++) dx[i] = X[i] - X[an], dy[i] = Y[i] - Y[an];
+    unsigned bi = (an + 1) % 3, ci = (an + 2) % 3;
+    struct area_recip ar = area_recip(dx[bi] * dy[ci] - dx[ci] * dy[bi]);
+    p->persp = true;
+    for (unsigned k = 0; k < 3; k++) {
+        gefloat col[3] = {pv[0][k], pv[1][k], pv[2][k]};
+        int64_t val[3];
+        p->exp[k] = block_exp(col, 3) - 14;
+        for (unsigned i = 0; i < 3; i++) val[i] = gemath_to_scaled(col[i], p->exp[k]);
+        plane3(&p->pl[RP_S + k], val, an, dx, dy, &ar);
+    }
+    if (GT_COMPAT(PLANES)) compat_rect_uv_setup(p, st, v0, v1);
 }
 
 bool rast_setup_rect(struct rast_prim *p, const struct rast_state *st, const struct gt_vout *v0,
@@ -394,46 +417,27 @@ bool rast_setup_rect(struct rast_prim *p, const struct rast_state *st, const str
     if (xl == xr || yt == yb) return false;
     memset(p, 0, sizeof *p);
     p->kind = RAST_RECT;
-    /* Pixels whose centre 16 px + 8 lies in [left, right) and [top, bottom)
-     * (PPSSPP DrawRectangle's range). */
-    p->x0 = -floor16(-(xl - 8)); /* ceil((xl - 8) / 16) */
-    p->x1 = floor16(xr - 9);
-    p->y0 = -floor16(-(yt - 8));
-    p->y1 = floor16(yb - 9);
-    if (GT_COMPAT(RECTEDGE)) compat_rect_edges(p, xr, yb);
+    /* A sprite from bottom left to top right is drawn rotated (measured). */
+    bool rotated = X0 < X1 && Y0 > Y1;
+    /* Pixels (ge-raster-pipeline.md "Sprites", measured): first column
+     * (x + 6) >> 4, first row (y + 7) >> 4 ((y + 6) >> 4 rotated), ends
+     * (v + 7) >> 4 exclusive. The diagnostic build's PPSSPP edges take the
+     * pixels whose centre 16 px + 8 lies in [left, right) x [top, bottom). */
+    p->x0 = (xl + 6) >> 4;
+    p->y0 = (yt + (rotated ? 6 : 7)) >> 4;
+    p->x1 = ((xr + 7) >> 4) - 1;
+    p->y1 = ((yb + 7) >> 4) - 1;
+    if (GT_COMPAT(RECTEDGE)) {
+        p->x0 = (xl + 7) >> 4, p->y0 = (yt + 7) >> 4;
+        compat_rect_edges(p, xr, yb);
+    }
     if (!clip_box(p, st)) return false;
     p->flat_color = true;
     flat_colors(p, v1);
     p->ax = xl, p->ay = yt;
     p->pl[RP_Z].v = to_plane(v1->z);
     if (st->px.fog && !st->px.clear) p->pl[RP_FOG].v = to_plane(fog8(v1->fog));
-    if (st->textured) {
-        int64_t s0 = texel_fixed(st, v0->uv[0], 0), t0 = texel_fixed(st, v0->uv[1], 1);
-        int64_t s1 = texel_fixed(st, v1->uv[0], 0), t1 = texel_fixed(st, v1->uv[1], 1);
-        int64_t w = xr - xl, h = yb - yt, ds = s1 - s0, dt = t1 - t0;
-        struct rast_plane *S = &p->pl[RP_S], *T = &p->pl[RP_T];
-        /* Texture orientation by the order of the two vertices (PPSSPP
-         * DrawRectangle): from v0 toward v1 s follows x and t follows y;
-         * when exactly one axis runs backwards the rectangle is rotated: s
-         * follows y and t follows x. */
-        int64_t sv, tv;
-        if (X0 < X1 && Y0 < Y1) {
-            sv = s0, tv = t0;
-            S->gx = rect_grad(ds, w, h), T->gy = rect_grad(dt, h, w);
-        } else if (X0 < X1) {
-            sv = s1, tv = t0;
-            T->gx = rect_grad(dt, w, h), S->gy = rect_grad(-ds, h, w);
-        } else if (Y0 < Y1) {
-            sv = s0, tv = t1;
-            T->gx = rect_grad(-dt, w, h), S->gy = rect_grad(ds, h, w);
-        } else {
-            sv = s1, tv = t1;
-            S->gx = rect_grad(-ds, w, h), T->gy = rect_grad(-dt, h, w);
-        }
-        S->v = to_plane(sv);
-        T->v = to_plane(tv);
-        if (GT_COMPAT(PLANES)) compat_rect_uv_setup(p, st, v0, v1);
-    }
+    if (st->textured) rect_uv_planes(p, st, v0, v1, rotated);
     if (GT_COMPAT(ATEST)) p->no_alpha_test = compat_skip_alpha_test(st, &v1, 1);
     if (GT_COMPAT(ATFORCE)) p->force_alpha_test = compat_force_alpha_test(st, &v1, 1);
     return true;

@@ -614,12 +614,20 @@ static int64_t floor_div(int64_t a, int64_t b)
  * (u0, v0) to corner (x1, y1) with (u1, v1). */
 struct ramp_sprite { int x0, y0, x1, y1, u0, v0, u1, v1; };
 
-/* The gradient of a coordinate running `d` (1/256 texel) over `len` (1/16
+/* The bit number of the top set bit of v > 0 (its float exponent). */
+static int top_bit(int v)
+{
+    int e = 0;
+    while (v >> (e + 1)) e++;
+    return e;
+}
+
+/* The gradient of a coordinate running `d` (plane units) over `len` (1/16
  * pixel) on a rectangle whose other side is `other` (1/16 pixel), per §2:
  * the setup divides by the rectangle's area len x other with the setup
  * reciprocal (measured, ge-arithmetic.md: q ~ 2^(e + 16) / area, e =
- * floor(log2 area)), floor(d x other x q / 2^(e + 2)). Result in 1/256
- * texel per 1/16 pixel with 14 fraction bits (measured), rounded toward
+ * floor(log2 area)), floor(d x other x q / 2^(e + 2)). Result in plane
+ * units per 1/16 pixel with 14 fraction bits (measured), rounded toward
  * minus infinity. exact: the true quotient instead, to see that the table
  * matters. */
 static int64_t ramp_grad(int64_t d, int64_t len, int64_t other, bool exact)
@@ -635,8 +643,13 @@ static int64_t ramp_grad(int64_t d, int64_t len, int64_t other, bool exact)
  *  - the corner nearer the top-left carries the coordinates of the vertex
  *    there, x runs u, y runs v, each toward the other vertex's value
  *    (PPSSPP DrawRectangle, unrotated sprites only here);
+ *  - the planes go through three corners like a triangle's
+ *    (ge-raster-pipeline.md "Sprites"): each coordinate as a 15-bit value
+ *    at the exponent of its largest corner value (units of 2^(e - 14)
+ *    texel, e the top bit of the larger of the two vertices' values);
  *  - the coordinate at the pixel centre (16 x + 8 in 1/16 pixel) is the
- *    plane value there truncated to 1/256 texel;
+ *    plane's floor there; through mode's q is 1 and R(1) = 1, so u = s,
+ *    and the texel position is that truncated to 1/16 texel;
  *  - bilinear filtering (sampler.h, PPSSPP SampleLinearLevel): half a
  *    texel is subtracted, the texel pair is floor(b / 256) and the next,
  *    the weight of the second is the 1/16 steps of the remainder
@@ -649,11 +662,15 @@ static uint32_t ramp_pixel(const struct ramp_sprite *k, int x, int y, bool exact
     bool xf = k->x0 < k->x1, yf = k->y0 < k->y1;
     int64_t XL = 16 * (int64_t)(xf ? k->x0 : k->x1), YT = 16 * (int64_t)(yf ? k->y0 : k->y1);
     int64_t W = 16 * (int64_t)abs(k->x1 - k->x0), H = 16 * (int64_t)abs(k->y1 - k->y0);
-    int64_t uL = 256 * (int64_t)(xf ? k->u0 : k->u1), uR = 256 * (int64_t)(xf ? k->u1 : k->u0);
-    int64_t vT = 256 * (int64_t)(yf ? k->v0 : k->v1), vB = 256 * (int64_t)(yf ? k->v1 : k->v0);
+    int eu = top_bit(k->u0 > k->u1 ? k->u0 : k->u1), ev = top_bit(k->v0 > k->v1 ? k->v0 : k->v1);
+    int64_t uL = (int64_t)(xf ? k->u0 : k->u1) << (14 - eu), uR = (int64_t)(xf ? k->u1 : k->u0) << (14 - eu);
+    int64_t vT = (int64_t)(yf ? k->v0 : k->v1) << (14 - ev), vB = (int64_t)(yf ? k->v1 : k->v0) << (14 - ev);
     int64_t gx = ramp_grad(uR - uL, W, H, exact), gy = ramp_grad(vB - vT, H, W, exact);
-    int64_t u = floor_shift((__int128)uL * 16384 + (__int128)gx * (16 * x + 8 - XL), 14);
-    int64_t v = floor_shift((__int128)vT * 16384 + (__int128)gy * (16 * y + 8 - YT), 14);
+    int64_t su = floor_shift((__int128)uL * 16384 + (__int128)gx * (16 * x + 8 - XL), 14);
+    int64_t sv = floor_shift((__int128)vT * 16384 + (__int128)gy * (16 * y + 8 - YT), 14);
+    /* In 1/16 texel (truncated; the values are positive here), then in the
+     * sampler's 1/256 texel. */
+    int64_t u = 16 * (su >> (10 - eu)), v = 16 * (sv >> (10 - ev));
     int64_t bu = u - 128, bv = v - 128;
     int64_t iu = floor_div(bu, 256), iv = floor_div(bv, 256);
     unsigned fu = (unsigned)(floor_div(bu, 16) - 16 * iu), fv = (unsigned)(floor_div(bv, 16) - 16 * iv);

@@ -333,15 +333,33 @@ TEST(raster_depth_readout)
     rt_free(&t);
 }
 
+/* Texturing from an 8888 texture at TEXADDR, bufw texels wide, 2^wlog x
+ * 2^hlog, nearest, clamped, TEX_FUNC replace RGBA: each pixel shows
+ * exactly the texel its sample lands in. */
+static void nearest_8888(struct rt *t, uint32_t bufw, unsigned wlog, unsigned hlog)
+{
+    cmd(t, GE_TEXTURE_ON, 1);
+    cmd(t, GE_TEX_ADDR0, TEXADDR & 0xFFFFF0);
+    cmd(t, GE_TEX_BUFW0, bufw | ((TEXADDR >> 24) & 0xF) << 16);
+    cmd(t, GE_TEX_SIZE0, wlog | hlog << 8);
+    cmd(t, GE_TEX_FORMAT, 3);
+    cmd(t, GE_TEX_MODE, 0);
+    cmd(t, GE_TEX_FILTER, 0);
+    cmd(t, GE_TEX_WRAP, 0);
+    cmd(t, GE_TEX_FUNC, 3 | 1u << 8);
+    cmd(t, GE_TEX_FLUSH, 0);
+}
+
 /* ---- 3. Rectangle coverage --------------------------------------------- */
 
-/* Pixel p is inside a rectangle spanning [a, b) (1/16 pixel) when its
- * centre 16 p + 8 is (PPSSPP DrawRectangle: from the first pixel whose
- * centre is at or right of the left edge, up to but excluding the right). */
-static bool rect_in(int64_t a, int64_t b, int p)
+/* Pixel p is inside a rectangle spanning a..b (1/16 pixel) along one axis
+ * (ge-raster-pipeline.md "Sprites", measured): from (lo + 6) >> 4 for a
+ * column (and for the row of a rotated sprite), (lo + 7) >> 4 for a row, to
+ * (hi + 7) >> 4 exclusive. */
+static bool rect_in(int64_t a, int64_t b, int p, bool col)
 {
-    int64_t lo = a < b ? a : b, hi = a < b ? b : a, c = (int64_t)p * 16 + 8;
-    return c >= lo && c < hi;
+    int64_t lo = a < b ? a : b, hi = a < b ? b : a;
+    return p >= (lo + (col ? 6 : 7)) >> 4 && p < (hi + 7) >> 4;
 }
 
 TEST(raster_rect_coverage)
@@ -363,22 +381,27 @@ TEST(raster_rect_coverage)
         rt_free(&t);
     }
 
-    /* Fractional corners (float positions): centre rule in 1/16 pixel.
-     * E.g. x from 10.5 (168) to 30.5 (488): centres 16x+8 in [168, 488) ->
-     * x 10..29; from 10.5625 (169): x 11..30 with the right at 30.5625. */
+    /* Fractional corners (float positions), 1/16 pixel. E.g. x from 10.5
+     * (168) to 30.5 (488): x 10..29; from 10.5625 (169): still from
+     * (169 + 6) >> 4 = 10, to 30, while its rows start at
+     * (329 + 7) >> 4 = 21. The last case runs bottom left to top right
+     * (rotated): its first row is (105 + 6) >> 4 = 6, where an unrotated
+     * sprite's would be (105 + 7) >> 4 = 7. It shares case 0's colour bits
+     * (no pixel in common). */
     static const int32_t fr[][4] = {
         {168, 328, 488, 408},   /* (10.5, 20.5)-(30.5, 25.5) */
-        {169, 329, 489, 409},   /* +1/16: one pixel later on both ends */
+        {169, 329, 489, 409},   /* +1/16 */
         {167, 327, 487, 407},   /* -1/16 */
-        {201, 100, 202, 300},   /* 1/16 wide, no centre inside */
-        {200, 100, 216, 300},   /* one pixel wide: [200,216) holds 16*12+8 = 200 */
-        {607, 100, 600, 140},   /* 7/16 wide, right to left, holds 16*37+8 = 600 */
+        {201, 100, 202, 300},   /* 1/16 wide: (207 >> 4) = 12 to (209 >> 4) = 13 */
+        {200, 100, 216, 300},   /* one pixel wide */
+        {607, 100, 600, 140},   /* 7/16 wide, right to left */
+        {400, 200, 440, 105},   /* rotated: rows from (105 + 6) >> 4 = 6 */
     };
     struct rt t;
     rt_init(&t);
     additive(&t);
     for (size_t i = 0; i < sizeof fr / sizeof fr[0]; i++) {
-        struct vtx v[2] = {{fr[i][0], fr[i][1], 0, 0, 0, 0}, {fr[i][2], fr[i][3], 0, 1u << (4 * i), 0, 0}};
+        struct vtx v[2] = {{fr[i][0], fr[i][1], 0, 0, 0, 0}, {fr[i][2], fr[i][3], 0, 1u << (4 * (i % 6)), 0, 0}};
         prim(&t, P_RECTS, VF_FLOAT, v, 2);
     }
     rt_run(&t);
@@ -386,7 +409,9 @@ TEST(raster_rect_coverage)
         for (int x = 0; x < 60; x++) {
             uint32_t want = 0;
             for (size_t i = 0; i < sizeof fr / sizeof fr[0]; i++)
-                if (rect_in(fr[i][0], fr[i][2], x) && rect_in(fr[i][1], fr[i][3], y)) want += 1u << (4 * i);
+                if (rect_in(fr[i][0], fr[i][2], x, true) &&
+                    rect_in(fr[i][1], fr[i][3], y, fr[i][0] < fr[i][2] && fr[i][1] > fr[i][3]))
+                    want += 1u << (4 * (i % 6));
             CHECK_MSG((fbpx(&t, x, y) & 0xFFFFFF) == want, "fractional pixel (%d,%d): 0x%08x, want 0x%06x", x, y,
                       fbpx(&t, x, y), want);
         }
@@ -416,16 +441,7 @@ TEST(raster_rect_texture)
     rt_init(&t);
     for (uint32_t v = 0; v < 16; v++)
         for (uint32_t u = 0; u < 16; u++) mem_write32(&t.r->mem, TEXADDR + (v * 16 + u) * 4, 0xFF5A0000u | v << 8 | u);
-    cmd(&t, GE_TEXTURE_ON, 1);
-    cmd(&t, GE_TEX_ADDR0, TEXADDR & 0xFFFFF0);
-    cmd(&t, GE_TEX_BUFW0, 16 | ((TEXADDR >> 24) & 0xF) << 16);
-    cmd(&t, GE_TEX_SIZE0, 4 | 4u << 8);
-    cmd(&t, GE_TEX_FORMAT, 3);
-    cmd(&t, GE_TEX_MODE, 0);
-    cmd(&t, GE_TEX_FILTER, 0);
-    cmd(&t, GE_TEX_WRAP, 0);
-    cmd(&t, GE_TEX_FUNC, 3 | 1u << 8);
-    cmd(&t, GE_TEX_FLUSH, 0);
+    nearest_8888(&t, 16, 4, 4);
 
     /* Orientation (PPSSPP DrawRectangle), v0 carrying (s0, t0) = (0, 0)
      * and v1 (s1, t1):
@@ -494,6 +510,43 @@ TEST(raster_rect_texture)
                 CHECK_MSG(got == want, "case %zu pixel (%d,%d): texel (%u,%u), want (%d,%d)", c, x, y, got & 0xFF,
                           got >> 8 & 0xFF, u, vv);
             }
+    }
+    rt_free(&t);
+}
+
+/* ge-raster-pipeline.md "Consequences" (measured): a 480x33 bar textured
+ * with 280x20 texels lands on texel row 9 as a sprite, which is anchored at
+ * the top, at the row whose exact coordinate is 10 (pixel row 16: 20 x 16.5
+ * / 33 = 10), since its floored gradient falls just short. The same bar
+ * drawn rotated (v0 bottom left, v1 top right, so s runs along the rows)
+ * with s from 20 at v0 to 0 at v1 has the same gradient, 20 over 33 rows
+ * (rect_grad gets the same operands), but is anchored at v0, the bottom
+ * left ("Sprites"): at the middle row s = 20 - (what reached 9.x from 0)
+ * = 10.x, texel 10, as for the triangle anchored at the bottom. Anchored
+ * at the top it would be texel 9 there too. A 512x32 texture whose texel
+ * (u, v) holds R = u & 0xFF, G = v, B = u >> 8. */
+TEST(raster_rect_anchor_measured_bar)
+{
+    struct rt t;
+    rt_init(&t);
+    for (uint32_t v = 0; v < 32; v++)
+        for (uint32_t u = 0; u < 512; u++)
+            mem_write32(&t.r->mem, TEXADDR + (v * 512 + u) * 4, 0xFF000000u | (u >> 8) << 16 | v << 8 | (u & 0xFF));
+    nearest_8888(&t, 512, 9, 5);
+    /* The bar at y 0..32: t over 20 texel rows down the rows. */
+    struct vtx bar[2] = {{0, 0, 0, 0xFFFFFFFFu, 0, 0}, {480 * 16, 33 * 16, 0, 0xFFFFFFFFu, 280, 20}};
+    prim(&t, P_RECTS, VF_TEX, bar, 2);
+    /* Rotated, at x 0..479, y 100..132: v0 (0, 133) with (s, t) = (20, 0),
+     * v1 (480, 100) with (0, 280): s from 20 at the bottom row to 0 at the
+     * top, t along x. */
+    struct vtx rot[2] = {{0, 133 * 16, 0, 0xFFFFFFFFu, 20, 0}, {480 * 16, 100 * 16, 0, 0xFFFFFFFFu, 0, 280}};
+    prim(&t, P_RECTS, VF_TEX, rot, 2);
+    rt_run(&t);
+    for (int x = 0; x < 480; x += 37) {
+        uint32_t a = fbpx(&t, x, 16), b = fbpx(&t, x, 116);
+        CHECK_MSG((a >> 8 & 0xFF) == 9, "sprite pixel (%d, 16): texel row %u, want 9", x, a >> 8 & 0xFF);
+        CHECK_MSG((b & 0xFF) == 10 && (b >> 16 & 0xFF) == 0, "rotated pixel (%d, 116): texel u %u, want 10", x,
+                  (b & 0xFF) | (b >> 16 & 0xFF) << 8);
     }
     rt_free(&t);
 }
