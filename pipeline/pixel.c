@@ -310,44 +310,47 @@ static void write_stencil(const struct gt_pixel_state *ps, uint8_t *fb, uint32_t
 
 /* ---- Blending ---------------------------------------------------------- */
 
-/* GE-HARDWARE.md §3: the blender's product ((2x+1)(2f+1)) >> 10, which is
- * gemath_mul8 for 8-bit factors. The doubled factors reach 510 (PPSSPP's
- * AlphaBlendingResult applies the same product to them); that range uses the
- * identical formula with a 9-bit factor. */
-unsigned pixel_blend_mul(unsigned x, unsigned f)
+/* The blender's product ((2x+1)(2f+1)) >> 10 (ge-arithmetic.md "8-bit
+ * color products"), which is gemath_mul8 for 8-bit factors; the doubled
+ * factors reach 510 and use the same formula. A negative factor (a doubled
+ * inverse for alpha >= 128, measured: not clamped) makes its term
+ * subtracted; model choice: sign and magnitude kept apart as elsewhere in
+ * the GE, the term is -(x (-f)). */
+int pixel_blend_mul(unsigned x, int f)
 {
+    if (f < 0) return -pixel_blend_mul(x, -f);
     if (f <= 255) return gemath_mul8((uint8_t)x, (uint8_t)f);
-    return ((2u * x + 1u) * (2u * f + 1u)) >> 10;
+    return (int)(((2u * x + 1u) * (2u * (unsigned)f + 1u)) >> 10);
 }
 
-/* GetSourceFactor / GetDestFactor for channel i. "other" is the destination
- * color for the source factor and the source color for the destination
- * factor. Doubled alphas are 2a (up to 510); their inverses are
- * 255 - min(2a, 255). Codes 10..15 take the fixed color's channel. */
-static unsigned blend_factor(unsigned code, int i, const uint8_t other[4], unsigned sa, unsigned da,
-                             const uint8_t fix[3])
+/* The blend factor of channel i. "other" is the destination color for the
+ * source factor and the source color for the destination factor. Doubled
+ * alphas are 2a (up to 510); their inverses 255 - 2a, not clamped, so
+ * negative from a = 128 (measured, ge-arithmetic.md "8-bit color
+ * products"). Codes 10..15 take the fixed color's channel. */
+static int blend_factor(unsigned code, int i, const uint8_t other[4], int sa, int da, const uint8_t fix[3])
 {
     switch (code) {
     case PX_BF_OTHER: return other[i];
-    case PX_BF_INV_OTHER: return 255u - other[i];
+    case PX_BF_INV_OTHER: return 255 - other[i];
     case PX_BF_SRC_A: return sa;
-    case PX_BF_INV_SRC_A: return 255u - sa;
+    case PX_BF_INV_SRC_A: return 255 - sa;
     case PX_BF_DST_A: return da;
-    case PX_BF_INV_DST_A: return 255u - da;
-    case PX_BF_2SRC_A: return 2u * sa;
-    case PX_BF_INV_2SRC_A: return 255u - (2u * sa > 255u ? 255u : 2u * sa);
-    case PX_BF_2DST_A: return 2u * da;
-    case PX_BF_INV_2DST_A: return 255u - (2u * da > 255u ? 255u : 2u * da);
+    case PX_BF_INV_DST_A: return 255 - da;
+    case PX_BF_2SRC_A: return 2 * sa;
+    case PX_BF_INV_2SRC_A: return 255 - 2 * sa;
+    case PX_BF_2DST_A: return 2 * da;
+    case PX_BF_INV_2DST_A: return 255 - 2 * da;
     default: return fix[i];
     }
 }
 
-/* AlphaBlendingResult, one channel, before dither and the final clamp:
- * ADD s*fa + d*fb; SUB s*fa - d*fb and RSUB d*fb - s*fa, both clamped at 0
- * here (the x86 JIT and SSE paths subtract with unsigned saturation before
- * the dither is added; PPSSPP's plain C path does not: model choice, follows
- * the JIT); MIN, MAX and ABSDIFF on the unscaled colors. Products are
- * pixel_blend_mul (GE-HARDWARE.md §3). */
+/* One blended channel, before dither and the final clamp: ADD s*fa + d*fb;
+ * SUB s*fa - d*fb and RSUB d*fb - s*fa; a negative result (SUB, RSUB, or ADD
+ * with a negative doubled inverse factor) is 0 here (model choice: PPSSPP's
+ * x86 JIT and SSE paths saturate at 0 before the dither is added, its plain
+ * C path does not; the page says only "clamped once at the end"); MIN, MAX
+ * and ABSDIFF on the unscaled colors. Products are pixel_blend_mul. */
 static int blend_channel(const struct gt_pixel_state *ps, int i, const uint8_t src[4], const uint8_t dst[4])
 {
     unsigned s = src[i], d = dst[i];
@@ -357,11 +360,11 @@ static int blend_channel(const struct gt_pixel_state *ps, int i, const uint8_t s
     case PX_BEQ_ABSDIFF: return (int)(s > d ? s - d : d - s);
     default: break;
     }
-    unsigned fa = blend_factor(ps->blend_src, i, dst, src[3], dst[3], ps->fix_a);
-    unsigned fb = blend_factor(ps->blend_dst, i, src, src[3], dst[3], ps->fix_b);
-    int ls = (int)pixel_blend_mul(s, fa), rs = (int)pixel_blend_mul(d, fb);
+    int fa = blend_factor(ps->blend_src, i, dst, src[3], dst[3], ps->fix_a);
+    int fb = blend_factor(ps->blend_dst, i, src, src[3], dst[3], ps->fix_b);
+    int ls = pixel_blend_mul(s, fa), rs = pixel_blend_mul(d, fb);
     switch (ps->blend_eq) {
-    case PX_BEQ_ADD: return ls + rs;
+    case PX_BEQ_ADD: return ls + rs > 0 ? ls + rs : 0;
     case PX_BEQ_SUB: return ls > rs ? ls - rs : 0;
     default: return rs > ls ? rs - ls : 0; /* RSUB */
     }

@@ -152,8 +152,9 @@ bool pixel_write(const struct gt_pixel_state *ps, int x, int y, uint16_t z, cons
 
 /* Pieces exposed for tests and for other modules. */
 /* The blender's product: ((2x + 1)(2f + 1)) >> 10 for x in 0..255 and a
- * factor f in 0..510 (the doubled factors exceed 255). */
-unsigned pixel_blend_mul(unsigned x, unsigned f);
+ * factor f in -255..510 (the doubled factors exceed 255; their inverses go
+ * below 0, giving -(x (-f))). */
+int pixel_blend_mul(unsigned x, int f);
 /* 8888-layout color quantised to the format's stored bits (truncation). */
 uint32_t pixel_quantize(unsigned fmt, uint32_t rgba);
 

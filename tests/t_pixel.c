@@ -109,7 +109,7 @@ TEST(pixel_blend_src_factors)
     SRC(4, 160, 0x6413274Eu);  /* da=100: m(200,100) = 401*201 >> 10 = 78; 39; 19 */
     SRC(5, 160, 0x641E3D79u);  /* 155: m(200,155) = 401*311 >> 10 = 121; 61; 30 */
     SRC(6, 160, 0x643F7DFBu);  /* 2sa=320 (not clamped): m(200,320) = 401*641 >> 10 = 251; 125; 63 */
-    SRC(7, 160, 0x64000000u);  /* 255-min(320,255) = 0 */
+    SRC(7, 160, 0x64000000u);  /* 255-320 = -65 (not clamped): the lone term is negative -> 0 */
     SRC(7, 50, 0x641E3D79u);   /* sa=50: 255-100 = 155: 121; 61; 30 */
     SRC(6, 50, 0x6413274Eu);   /* 2*50 = 100: 78; 39; 19 */
     SRC(8, 160, 0x64274E9Du);  /* 2da=200: m(200,200) = 157; m(100,200) = 201*401 >> 10 = 78; 39 */
@@ -141,7 +141,7 @@ TEST(pixel_blend_dst_factors)
     DST(4, 160, 0x643F1F0Fu);  /* da=100: m(40,100) = 81*201 >> 10 = 15; 31; 63 */
     DST(5, 160, 0x64613018u);  /* 155: m(40,155) = 81*311 >> 10 = 24; 48; 97 */
     DST(6, 160, 0x64C86432u);  /* 320: m(40,320) = 81*641 >> 10 = 50; 100; m(160,320) = 321*641 >> 10 = 200 */
-    DST(7, 160, 0x64000000u);  /* 255-min(320,255) = 0 */
+    DST(7, 160, 0x64000000u);  /* 255-320 = -65: the lone term is negative -> 0 */
     DST(7, 50, 0x64613018u);   /* 155 */
     DST(8, 160, 0x647D3F1Fu);  /* 200: m(40,200) = 31; 63; 125 */
     DST(9, 160, 0x64221108u);  /* 55: m(40,55) = 8; m(80,55) = 161*111 >> 10 = 17; 34 */
@@ -165,6 +165,12 @@ TEST(pixel_blend_equations)
     /* Equations 6 and 7 disable blending: the source color is written. */
     CHECK_EQ_U(blend_one(2, 3, 6, 160), 0x643264C8u);
     CHECK_EQ_U(blend_one(2, 3, 7, 160), 0x643264C8u);
+    /* The doubled inverse is not clamped (ge-arithmetic.md "8-bit color
+     * products"): source factor sa = 160, destination 255 - 2 * 160 = -65,
+     * whose term is subtracted: R m(200,160) - m(40,65) = 125 - (81*131 >> 10
+     * = 10) = 115; G 63 - (161*131 >> 10 = 20) = 43; B 31 - (321*131 >> 10 =
+     * 41) < 0 -> 0. A clamped factor (0) would leave 125, 63, 31. */
+    CHECK_EQ_U(blend_one(2, 7, PX_BEQ_ADD, 160), 0x64002B73u);
     /* Saturation: ONE-like doubled factors, ADD: m(200,320) + m(40,320) = 251 + 50 = 301 -> 255. */
     CHECK_EQ_U(blend_one(6, 6, PX_BEQ_ADD, 160) & 0xFF, 255);
     /* The 8-bit product differs from x*s/255 here: FIXA = 200 on R = 200:
