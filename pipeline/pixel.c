@@ -209,7 +209,9 @@ void pixel_texfunc(const struct gt_pixel_state *ps, const uint8_t prim[4], const
     case PX_TF_REPLACE: a = rgba ? ta : pa; break;
     default: a = amod; break;
     }
-    for (int i = 0; i < 3; i++) out[i] = (uint8_t)sat8(rgb[i] + (sec ? sec[i] : 0));
+    /* Color doubling doubles the secondary color too (measured,
+     * ge-raster-pipeline.md "Texture functions"). */
+    for (int i = 0; i < 3; i++) out[i] = (uint8_t)sat8(rgb[i] + (sec ? (dbl ? 2 : 1) * sec[i] : 0));
     out[3] = (uint8_t)sat8(a);
 }
 

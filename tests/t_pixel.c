@@ -274,6 +274,13 @@ TEST(pixel_texfunc_secondary)
     /* MODULATE R 7 + 200 = 207 */
     tf(PX_TF_MODULATE, false, false, sec, o);
     CHECK_EQ_U(o[0], 207);
+    /* Doubled (measured: the secondary color is doubled too):
+     * clamp(((2t (p + 1)) >> 8) + 2s): R 14 + 400 -> 255; G 2 + 10 = 12;
+     * B 39 + 0 = 39 (undoubled secondary: 7). */
+    tf(PX_TF_MODULATE, false, true, sec, o);
+    CHECK_EQ_U(o[0], 255);
+    CHECK_EQ_U(o[1], 12);
+    CHECK_EQ_U(o[2], 39);
     const uint8_t p[4] = {250, 3, 0, 9};
     pixel_add_secondary(p, sec, o); /* 450 -> 255, 8, 0, alpha 9 */
     CHECK_EQ_U(o[0], 255);
