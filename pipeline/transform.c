@@ -44,27 +44,28 @@ void xform_setup(struct gt_xform *xf, const struct ge_state *st)
 
 gefloat xform_viewport(gefloat c, gefloat rw, gefloat scale, gefloat center)
 {
-    const gefloat a[4] = {gemath_mul(c, rw), center, 0, 0}, b[4] = {scale, GEMATH_ONE, 0, 0};
-    return gemath_dot4(a, b);
+    return gemath_add(gemath_mul(gemath_mul(c, rw), scale), center);
 }
 
 void xform_skin(const gefloat bone[GT_BONE_MATRIX_WORDS], unsigned nweights, const gefloat weight[8],
                 const gefloat pos[3], gefloat out[3], const gefloat *nrm, gefloat *nrm_out)
 {
-    gefloat m[12];
     if (nweights > 8) nweights = 8;
-    for (int e = 0; e < 12; e++) {
-        gefloat v[8] = {0};
-        for (unsigned j = 0; j < nweights; j++) v[j] = bone[j * 12 + (unsigned)e];
-        m[e] = vdec_morph_sum(v, weight, nweights);
+    gefloat acc[3] = {0, 0, 0}, nacc[3] = {0, 0, 0};
+    for (unsigned j = 0; j < nweights; j++) {
+        /* The bone's entries scaled by its weight, float24(w m). */
+        gefloat m[12];
+        for (unsigned e = 0; e < 12; e++) m[e] = gemath_mul(weight[j], bone[j * 12 + e]);
+        for (unsigned c = 0; c < 3; c++) {
+            acc[c] = gemath_add(acc[c], m[9 + c]);
+            for (unsigned k = 0; k < 3; k++) {
+                acc[c] = gemath_add(acc[c], gemath_mul(pos[k], m[3 * k + c]));
+                if (nrm) nacc[c] = gemath_add(nacc[c], gemath_mul(nrm[k], m[3 * k + c]));
+            }
+        }
     }
-    const gefloat p[4] = {pos[0], pos[1], pos[2], GEMATH_ONE};
-    gemath_mat43_apply(m, p, out);
-    if (nrm) {
-        /* A direction: the blended 3x3, no translation, not renormalised. */
-        const gefloat n[4] = {nrm[0], nrm[1], nrm[2], 0};
-        gemath_mat43_apply(m, n, nrm_out);
-    }
+    memcpy(out, acc, sizeof acc);
+    if (nrm) memcpy(nrm_out, nacc, sizeof nacc);
 }
 
 static uint16_t clamp_z(gefloat z)

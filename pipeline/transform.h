@@ -56,15 +56,16 @@ void xform_vertex(const struct gt_xform *xf, const struct gt_vin *in, struct gt_
  * and the flags the discard rules use. always_check: apply the guard band
  * even to a vertex behind the near plane (vertices made by clipping). */
 void xform_screen(const struct gt_xform *xf, struct gt_vout *out, bool always_check);
-/* Skinning: the weighted sum of the bone matrices, element by element as
- * fused row sums over groups of four weights (the same grouping as morphing;
- * model choice, one place), applied to the position and, when nrm is not
- * NULL, to the normal as a direction (into nrm_out). */
+/* Skinning (measured, ge-vertex-pipeline.md "Skinning"): every bone entry
+ * scaled by its weight, float24(w m); per component one accumulator runs
+ * through the bones in order, adding the bone's translation, then x, y and
+ * z times its columns, each step a GE add truncated to float24. The normal
+ * (when nrm is not NULL, into nrm_out) the same way without translation. */
 void xform_skin(const gefloat bone[GT_BONE_MATRIX_WORDS], unsigned nweights, const gefloat weight[8],
                 const gefloat pos[3], gefloat out[3], const gefloat *nrm, gefloat *nrm_out);
-/* The perspective divide and viewport of one coordinate: c / w * scale +
- * center, as (c * recip(w)) then a fused row sum with the viewport. Model
- * choice (the grouping is not measured), in one place. */
+/* The perspective divide and viewport of one coordinate (measured,
+ * ge-vertex-pipeline.md "Precision"): ndc = float24(c R(w)), then
+ * GEAdd(float24(ndc scale), center). */
 gefloat xform_viewport(gefloat c, gefloat rw, gefloat scale, gefloat center);
 
 #endif

@@ -73,22 +73,13 @@ uint32_t vdec_index(const struct gt_vdec *vd, const struct gt_mem *mem, uint32_t
 
 gefloat vdec_uv_scale(const struct gt_vdec *vd, int k, gefloat uv)
 {
-    const gefloat a[4] = {uv, GEMATH_ONE, 0, 0}, b[4] = {vd->uvscale[k], vd->uvoff[k], 0, 0};
-    return gemath_dot4(a, b);
+    return gemath_add(gemath_mul(uv, vd->uvscale[k]), vd->uvoff[k]);
 }
 
 gefloat vdec_morph_sum(const gefloat *v, const gefloat *w, unsigned n)
 {
-    if (n <= 1) return gemath_mul(v[0], w[0]);
-    gefloat a[4], b[4], sum = 0;
-    unsigned i = 0, k = 0;
-    while (i < n) {
-        k = 0;
-        if (i > 0) a[k] = sum, b[k] = GEMATH_ONE, k++;
-        while (k < 4 && i < n) a[k] = v[i], b[k] = w[i], k++, i++;
-        while (k < 4) a[k] = 0, b[k] = 0, k++;
-        sum = gemath_dot4(a, b);
-    }
+    gefloat sum = gemath_mul(v[0], w[0]);
+    for (unsigned i = 1; i < n; i++) sum = gemath_add(sum, gemath_mul(v[i], w[i]));
     return sum;
 }
 
@@ -125,32 +116,6 @@ static void read_color8(const struct gt_mem *mem, uint32_t a, unsigned fmt, uint
     for (int k = 0; k < 4; k++) c[k] = (uint8_t)(p >> (8 * k));
 }
 
-/* A color channel as a real value on the 0..255 scale (c * 255 / max,
- * truncated to 1/65536 then to the format), for morphing: PPSSPP expands
- * this way before it blends, which differs from bit replication. */
-static void read_color_real(const struct gt_mem *mem, uint32_t a, unsigned fmt, gefloat c[4])
-{
-    uint32_t p = fmt == 7 ? mem_read32(mem, a) : mem_read16(mem, a);
-    unsigned v[4], max[4];
-    switch (fmt) {
-    case 4:
-        v[0] = p & 31, v[1] = (p >> 5) & 63, v[2] = (p >> 11) & 31, v[3] = 1;
-        max[0] = 31, max[1] = 63, max[2] = 31, max[3] = 1;
-        break;
-    case 5:
-        for (int k = 0; k < 3; k++) v[k] = (p >> (5 * k)) & 31, max[k] = 31;
-        v[3] = p >> 15, max[3] = 1;
-        break;
-    case 6:
-        for (int k = 0; k < 4; k++) v[k] = (p >> (4 * k)) & 15, max[k] = 15;
-        break;
-    default:
-        for (int k = 0; k < 4; k++) v[k] = (p >> (8 * k)) & 255, max[k] = 255;
-        break;
-    }
-    for (int k = 0; k < 4; k++) c[k] = gemath_from_fixed((int32_t)(((uint64_t)v[k] * 255u << 16) / max[k]), 16);
-}
-
 void vdec_read(const struct gt_vdec *vd, const struct gt_mem *mem, uint32_t vaddr, uint32_t index, struct gt_vin *out)
 {
     const struct gt_vlayout *lay = &vd->lay;
@@ -183,16 +148,18 @@ void vdec_read(const struct gt_vdec *vd, const struct gt_mem *mem, uint32_t vadd
         }
     }
 
-    /* Color: unmorphed by bit replication; morphed in real values, truncated, clamped. */
+    /* Color: expanded to 8 bits by bit replication; morphed per channel
+     * after that expansion, the sum floored (measured,
+     * ge-vertex-pipeline.md "Morphing"), clamped. */
     if (col_size[vd->col]) {
         if (nm == 1) {
             read_color8(mem, base + lay->off_col, vd->col, out->color);
         } else {
-            gefloat c[8][4];
-            for (unsigned m = 0; m < nm; m++) read_color_real(mem, base + m * lay->target_size + lay->off_col, vd->col, c[m]);
+            uint8_t c[8][4];
+            for (unsigned m = 0; m < nm; m++) read_color8(mem, base + m * lay->target_size + lay->off_col, vd->col, c[m]);
             for (int k = 0; k < 4; k++) {
                 gefloat v[8] = {0};
-                for (unsigned m = 0; m < nm; m++) v[m] = c[m][k];
+                for (unsigned m = 0; m < nm; m++) v[m] = gemath_from_int(c[m][k]);
                 int32_t x = gemath_to_fixed(vdec_morph_sum(v, vd->morph, nm), 0);
                 out->color[k] = (uint8_t)(x < 0 ? 0 : x > 255 ? 255 : x);
             }

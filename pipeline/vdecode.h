@@ -50,12 +50,13 @@ uint32_t vdec_index(const struct gt_vdec *vd, const struct gt_mem *mem, uint32_t
 /* Decodes vertex number `index` of the vertex array at vaddr. Unmapped
  * bytes read as 0. */
 void vdec_read(const struct gt_vdec *vd, const struct gt_mem *mem, uint32_t vaddr, uint32_t index, struct gt_vin *out);
-/* TEXSCALE/TEXOFFSET of texture coordinate k (0 u, 1 v): uv * scale +
- * offset as one fused row sum (model choice, one place). */
+/* TEXSCALE/TEXOFFSET of texture coordinate k (0 u, 1 v), measured
+ * (ge-vertex-pipeline.md "Texture coordinates"): GEAdd(float24(uv scale),
+ * offset). */
 gefloat vdec_uv_scale(const struct gt_vdec *vd, int k, gefloat uv);
-/* The morph sum w0*v0 + ... + w(n-1)*v(n-1), n 1..8: model choice (one
- * place): fused row sums over groups of four, each group after the first
- * taking the running sum as its first term (times 1.0). */
+/* The morph sum w0*v0 + ... + w(n-1)*v(n-1), n 1..8 (measured,
+ * ge-vertex-pipeline.md "Morphing"): each product float24(w v), summed
+ * left to right with the GE adder, every sum truncated to float24. */
 gefloat vdec_morph_sum(const gefloat *v, const gefloat *w, unsigned n);
 
 #endif

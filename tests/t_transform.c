@@ -67,6 +67,26 @@ TEST(transform_viewport_and_offset)
     CHECK_EQ_I(o.x16, 240 * 16 + 7);
 }
 
+/* ge-vertex-pipeline.md "Precision" and "Texture coordinates" (measured):
+ * the viewport is GEAdd(float24(ndc * scale), offset) and the UV scale
+ * GEAdd(float24(uv * scale), offset), a product cut to float24 and then the
+ * guard-bit-less adder. With 1.5 x (1.5 + 2^-15) = 2.25 + 1.5 * 2^-15:
+ * float24 at exponent 1 keeps multiples of 2^-14, so 2.25; adding 2^-15 at
+ * that exponent truncates it away: 2.25 (an exact a * b + c would round
+ * or keep 2.25 + 2^-14 + ...). */
+TEST(transform_viewport_uv_product_then_add)
+{
+    const gefloat a = 0x3FC00000u;            /* 1.5 */
+    const gefloat b = 0x3FC00000u | 1u << 8;  /* 1.5 + 2^-15 */
+    const gefloat tiny = 0x38000000u;         /* 2^-15 */
+    const gefloat want = 0x40100000u;         /* 2.25 */
+    CHECK_EQ_U(xform_viewport(a, GEMATH_ONE, b, tiny), want);
+    struct gt_vdec vd;
+    memset(&vd, 0, sizeof vd);
+    vd.uvscale[0] = b, vd.uvoff[0] = tiny;
+    CHECK_EQ_U(vdec_uv_scale(&vd, 0, a), want);
+}
+
 TEST(transform_perspective_divide)
 {
     struct ge_state st = {0};
@@ -162,6 +182,30 @@ TEST(transform_skinning)
     CHECK_EQ_U(xf.nweights, 2);
     xform_vertex(&xf, &in, &o);
     CHECK_EQ_U(o.clip[0], f(2.25f));
+}
+
+/* ge-vertex-pipeline.md "Skinning" (measured): one accumulator per
+ * component runs through the bones in order, adding the bone's translation,
+ * then x, y and z times its (weight-scaled) columns, every step a GE add.
+ * Bone 0 translates x by 1.5 and has m0 = 2^-16; bone 1 translates by -1;
+ * weights 1; position (1, 0, 0). In order: 1.5, then + 2^-16 at exponent 0
+ * (lsb 2^-15) is truncated away, then - 1: 0.5. Blending the matrices
+ * first (m0 = 2^-16, translation 0.5) would give 0.5 + 2^-16. The normal
+ * (1, 0, 0) has no translation: 2^-16. */
+TEST(transform_skinning_sequential)
+{
+    gefloat bone[GT_BONE_MATRIX_WORDS] = {0};
+    bone[0] = f(1.0f / (1 << 16));
+    bone[9] = f(1.5f);
+    bone[12 + 9] = f(-1.0f);
+    const gefloat w[8] = {GEMATH_ONE, GEMATH_ONE};
+    const gefloat pos[3] = {GEMATH_ONE, 0, 0}, nrm[3] = {GEMATH_ONE, 0, 0};
+    gefloat out[3], nout[3];
+    xform_skin(bone, 2, w, pos, out, nrm, nout);
+    CHECK_EQ_U(out[0], f(0.5f));
+    CHECK_EQ_U(out[1], 0u);
+    CHECK_EQ_U(out[2], 0u);
+    CHECK_EQ_U(nout[0], f(1.0f / (1 << 16)));
 }
 
 TEST(transform_through_mode)

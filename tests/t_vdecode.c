@@ -209,17 +209,19 @@ TEST(vdecode_morphing)
     CHECK_EQ_U(v.pos[0], f(0.75f * 0.125f + 0.25f * 0.25f));
     CHECK_EQ_U(v.pos[1], f(0.75f * -0.25f + 0.25f * 0.25f));
     CHECK_EQ_U(v.pos[2], f(0.25f * 32 / 32768));
-    /* Morphed colors are blended on the real 0..255 scale: 5-bit 16 is
-     * 16 * 255 / 31 = 131.6..., truncated to 131 with weights 1 and 0, where
-     * the unmorphed path gives 132 by bit replication. */
+    /* Morphed colors (ge-vertex-pipeline.md "Morphing", measured): each
+     * target expanded to 8 bits first (5-bit 16 by bit replication:
+     * 16 << 3 | 16 >> 2 = 132; 31 -> 255), the weighted sum floored. With
+     * weights 1 and 0: 132 (the real-scale 16 * 255 / 31 = 131.6 would give
+     * 131). */
     st->reg[GE_MORPH0] = (uint32_t)GE_MORPH0 << 24 | dl_float24(1.0f);
     st->reg[GE_MORPH0 + 1] = (uint32_t)(GE_MORPH0 + 1) << 24;
     mem_write16(&h.r.mem, VBUF, 16);      /* target 0: color */
     mem_write16(&h.r.mem, VBUF + 8, 31);  /* target 1 (8 bytes per target: color 2, s16 pos at 2) */
     decode(&h, 4u << 2 | 2u << 7 | 1u << 18, 0, &v);
-    CHECK_EQ_U(v.color[0], 131);
+    CHECK_EQ_U(v.color[0], 132);
     CHECK_EQ_U(v.color[3], 255);
-    /* Weights 0.5 and 0.5 of 16 and 31: (131.6 + 255) / 2 = 193.3 -> 193 */
+    /* Weights 0.5 and 0.5 of 16 and 31: 66 + 127.5 = 193.5 -> 193 */
     st->reg[GE_MORPH0] = (uint32_t)GE_MORPH0 << 24 | dl_float24(0.5f);
     st->reg[GE_MORPH0 + 1] = (uint32_t)(GE_MORPH0 + 1) << 24 | dl_float24(0.5f);
     decode(&h, 4u << 2 | 2u << 7 | 1u << 18, 0, &v);
@@ -227,30 +229,31 @@ TEST(vdecode_morphing)
     gh_free(&h);
 }
 
-TEST(vdecode_morph_sum_groups)
+TEST(vdecode_morph_sum_sequential)
 {
-    /* Groups of four fused terms; every group after the first carries the
-     * running sum as its first term, so eight targets take three groups:
-     * {v0..v3}, {sum, v4..v6}, {sum, v7}. In a fused row sum each product is
-     * truncated to the ulp of the largest product (GE-HARDWARE.md §1).
-     * Case: v0 = 1, v1 = 2^-15, v4..v7 = 2^-17, weights 1. Group 1 gives
-     * 1 + 2^-15 exactly; in groups 2 and 3 the largest product is the carry
-     * (ulp 2^-15), so each 2^-17 term truncates to 0: the result stays
-     * 1 + 2^-15, where the exact sum is 1 + 2^-14. */
+    /* ge-vertex-pipeline.md "Morphing" (measured): float24(w v) per target,
+     * summed left to right with the GE adder, each sum truncated. The adder
+     * truncates both operands to the larger one's exponent (ge-arithmetic.md
+     * "The adder"), so the order shows: 1.5 + (-1) = 0.5 exactly, then
+     * 0.5 + 2^-16 works at exponent -1, whose lsb is 2^-16: 0.5 + 2^-16. A
+     * single fused sum of the three would truncate 2^-16 to the 2^-15 grid
+     * of 1.5 and give 0.5. */
     gefloat v[8] = {0}, w[8];
     for (int i = 0; i < 8; i++) w[i] = GEMATH_ONE;
+    v[0] = f(1.5f), v[1] = f(-1.0f), v[2] = f(1.0f / (1 << 16));
+    CHECK_EQ_U(vdec_morph_sum(v, w, 3), f(0.5f + 1.0f / (1 << 16)));
+    /* Large first: 1 + 2^-17 truncates the small term at exponent 0, and
+     * every later 2^-17 the same way: eight targets give 1. */
     v[0] = GEMATH_ONE;
-    v[1] = f(1.0f / (1 << 15));
-    for (int i = 4; i < 8; i++) v[i] = f(1.0f / (1 << 17));
-    CHECK_EQ_U(vdec_morph_sum(v, w, 8), f(1.0f + 1.0f / (1 << 15)));
-    /* With only five targets the 2^-17 term is alone with the carry: still 0. */
+    for (int i = 1; i < 8; i++) v[i] = f(1.0f / (1 << 17));
+    CHECK_EQ_U(vdec_morph_sum(v, w, 8), GEMATH_ONE);
+    /* Small first: they add up exactly (2^-15) before the 1 arrives, which
+     * keeps them: 1 + 2^-15. */
+    for (int i = 0; i < 4; i++) v[i] = f(1.0f / (1 << 17));
+    v[4] = GEMATH_ONE;
     CHECK_EQ_U(vdec_morph_sum(v, w, 5), f(1.0f + 1.0f / (1 << 15)));
-    /* Four targets are one fused sum: 1 + 2^-15 + 0 + 0. */
-    CHECK_EQ_U(vdec_morph_sum(v, w, 4), f(1.0f + 1.0f / (1 << 15)));
-    /* Terms of equal size do add: 4 * 2^-17 with no large term is 2^-15. */
-    gefloat small[4] = {v[4], v[5], v[6], v[7]};
-    CHECK_EQ_U(vdec_morph_sum(small, w, 4), f(1.0f / (1 << 15)));
-    /* One target: a plain product. */
-    v[0] = f(3.0f), w[0] = f(0.5f);
-    CHECK_EQ_U(vdec_morph_sum(v, w, 1), f(1.5f));
+    /* The weight product is cut to float24 first: (1 + 2^-15)(1 + 2^-15) =
+     * 1 + 2^-14 + 2^-30 -> 1 + 2^-14. */
+    v[0] = f(1.0f + 1.0f / (1 << 15)), w[0] = v[0];
+    CHECK_EQ_U(vdec_morph_sum(v, w, 1), f(1.0f + 1.0f / (1 << 14)));
 }
