@@ -166,19 +166,14 @@ static uint8_t clamp255(int v)
 
 /* ---- Fog ---- */
 
-/* Model choice, not measured (docs/notes §7: "one row sum; grouping is a
- * model choice"): the factor (z_eye + FOG1) * FOG2 is one fused row sum per
- * vertex over a row folded once per draw, like the matrices (HW §1):
- *     row = (E2*F2, E5*F2, E8*F2, (E11 + F1)*F2),
- * E = world x view combined with the row-sum unit (the z row of eye space,
- * the same product transform.c forms), each element a GE product/sum. This
- * is PPSSPP's grouping, done in GE arithmetic. */
-static void fog_fold(const gefloat wv[12], gefloat f1, gefloat f2, gefloat row[4])
+/* The fog factor (measured, ge-vertex-pipeline.md "Fog", ge-arithmetic.md
+ * "The adder"): f = (viewZ + FOG1) * FOG2, the view-space z a row sum over
+ * the world x view z row (the combined matrix, like the transform), FOG1
+ * added with the GE adder, then the product. The row is kept per draw. */
+static void fog_fold(const gefloat wv[12], gefloat f1, gefloat f2, gefloat row[4], gefloat *end, gefloat *slope)
 {
-    row[0] = gemath_mul(wv[2], f2);
-    row[1] = gemath_mul(wv[5], f2);
-    row[2] = gemath_mul(wv[8], f2);
-    row[3] = gemath_mul(gemath_add(wv[11], f1), f2);
+    row[0] = wv[2], row[1] = wv[5], row[2] = wv[8], row[3] = wv[11];
+    *end = f1, *slope = f2;
 }
 
 /* ---- Setup ---- */
@@ -259,7 +254,7 @@ void light_setup_wv(struct gt_light_state *ls, const struct ge_state *st, const 
         } else {
             if (reg_nonfinite(st, GE_FOG2))
                 f2 = reg_sign(st, GE_FOG2) ? gemath_neg(FOG_SLOPE_NONFINITE) : FOG_SLOPE_NONFINITE;
-            fog_fold(wv, f1, f2, ls->fog_row);
+            fog_fold(wv, f1, f2, ls->fog_row, &ls->fog_end, &ls->fog_slope);
         }
     }
 }
@@ -457,7 +452,7 @@ gefloat fog_vertex(const struct gt_light_state *ls, const gefloat pos[3])
 {
     if (!ls->fog || ls->fog_const) return ls->fog_value;
     const gefloat p[4] = {pos[0], pos[1], pos[2], GEMATH_ONE};
-    return gemath_dot4(ls->fog_row, p);
+    return gemath_mul(gemath_add(gemath_dot4(ls->fog_row, p), ls->fog_end), ls->fog_slope);
 }
 
 /* The fog factor to 8 bits (docs/notes §7): negative (and -0) -> 0,

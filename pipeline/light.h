@@ -91,7 +91,8 @@ struct gt_light_state {
     bool fog;                /* FOG_ON */
     bool fog_const;          /* FOG1 non-finite: the factor is fog_value for the whole draw */
     gefloat fog_value;
-    gefloat fog_row[4];      /* the folded fog row, see light.c fog_fold */
+    gefloat fog_row[4];      /* the world x view z row (light.c fog_fold) */
+    gefloat fog_end, fog_slope; /* FOG1, FOG2 */
 };
 
 void light_setup(struct gt_light_state *ls, const struct ge_state *st);

@@ -173,8 +173,9 @@ TEST(light_texgen_shade_mapping)
     CHECK(f((2 * r5 * rf + r5 * rf + 1.0f) * 0.5f) != stq[0]);
 }
 
-/* Fog (notes §7): (z_eye + FOG1) * FOG2 with z_eye from the combined
- * world x view z row; 1 when fog is off. */
+/* Fog (measured, ge-vertex-pipeline.md "Fog"): (z_eye + FOG1) * FOG2 with
+ * z_eye from the combined world x view z row, FOG1 added with the GE
+ * adder; 1 when fog is off. */
 TEST(light_fog_formula)
 {
     struct ge_state st;
@@ -209,17 +210,17 @@ TEST(light_fog_formula)
     const gefloat p3[3] = {GEMATH_ZERO, f(3.0f), GEMATH_ZERO};
     CHECK_EQ_U(fog_vertex(&ls, p3), f(0.5f));
 
-    /* One fused row sum. A view with eye z = x + y + z, FOG1 = 1, FOG2 = 1:
-     * row (1, 1, 1, 1). x = y = 5 * 2^-18 are 0.625 of 1's ulp (2^-15)
-     * each, cut to 0 before the sum: exactly 1. Summing x + y first (1.25
-     * ulp) and then adding 1 -- or IEEE single -- gives 1 + 2^-15. */
+    /* The eye z first, then the adder. A view with eye z = x + y + z,
+     * FOG1 = 1, FOG2 = 1. x = y = 5 * 2^-18: the eye z is their exact sum
+     * 10 * 2^-18 = 1.25 * 2^-15; adding 1 truncates it to 1's ulp (2^-15):
+     * 1 + 2^-15. One fused sum with FOG1 as a term would cut x and y to
+     * that ulp first (0.625 each, 0) and give exactly 1. */
     const float zsum[12] = {1, 0, 1, 0, 1, 1, 0, 0, 1, 0, 0, 0};
     set_matrix(st.view, zsum);
     setf(&st, GE_FOG2, 1.0f);
     light_setup(&ls, &st);
     const gefloat pt[3] = {f(5.0f / 262144.0f), f(5.0f / 262144.0f), GEMATH_ZERO};
-    CHECK_EQ_U(fog_vertex(&ls, pt), GEMATH_ONE);
-    CHECK(f(1.0f + 10.0f / 262144.0f) == f(1.0f + 1.0f / 32768.0f));
+    CHECK_EQ_U(fog_vertex(&ls, pt), f(1.0f + 1.0f / 32768.0f));
 }
 
 /* Non-finite FOG1 / FOG2 registers (notes §7, PPSSPP): FOG1 infinite or
