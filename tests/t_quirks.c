@@ -52,20 +52,32 @@ static uint32_t px(struct gt_render *r, uint32_t fb, uint32_t stride, int x, int
     return c ? c | 0xFF000000u : 0;
 }
 
-/* Draws one through-mode point at (x, y) with REGION1 = (rx, ry). */
-static void region_point(struct gt_render *r, int x, int y, int rx, int ry, uint32_t rgba)
+/* Draws n through-mode vertices of primitive type prim with the REGION1
+ * and REGION2 words given (x in bits 0-9, y in 10-19). */
+static void region_draw(struct gt_render *r, uint32_t region1, uint32_t region2, unsigned prim, const struct qv *v,
+                        unsigned n)
 {
     struct dl l;
     dl_init(&l);
     q_state(&l, 0, 512);
-    dl_cmd(&l, GE_REGION1, (uint32_t)rx | (uint32_t)ry << 10);
-    struct qv v = {x, y, 0, 0, 0, rgba};
-    put_verts(r, QVERT, &v, 1);
+    dl_cmd(&l, GE_REGION1, region1);
+    dl_cmd(&l, GE_REGION2, region2);
+    put_verts(r, QVERT, v, n);
     dl_cmd(&l, GE_VADDR, QVERT & 0xFFFFFF);
-    dl_cmd(&l, GE_PRIM, 0u << 16 | 1);
+    dl_cmd(&l, GE_PRIM, prim << 16 | n);
     dl_finish(&l);
     q_run(r, &l);
     dl_free(&l);
+}
+
+/* REGION2 as the probe state sets it: 1023 x 1023. */
+#define REGION2_FULL (1023u | 1023u << 10)
+
+/* Draws one through-mode point at (x, y) with REGION1 = (rx, ry). */
+static void region_point(struct gt_render *r, int x, int y, int rx, int ry, uint32_t rgba)
+{
+    struct qv v = {x, y, 0, 0, 0, rgba};
+    region_draw(r, (uint32_t)rx | (uint32_t)ry << 10, REGION2_FULL, 0, &v, 1);
 }
 
 /* ge-raster-pipeline.md "REGION1 is a translation": a pixel is drawn only
@@ -108,18 +120,8 @@ TEST(region1_translates_and_reverses)
 TEST(region1_empty_region)
 {
     struct gt_render *r = pb_new(2, 16);
-    struct dl l;
-    dl_init(&l);
-    q_state(&l, 0, 512);
-    dl_cmd(&l, GE_REGION1, 20u | 0u << 10);
-    dl_cmd(&l, GE_REGION2, 10u | 100u << 10);
-    struct qv v[2] = {{0, 0, 0, 0, 0, 0}, {64, 64, 0, 0, 0, 0xFF123456u}};
-    put_verts(r, QVERT, v, 2);
-    dl_cmd(&l, GE_VADDR, QVERT & 0xFFFFFF);
-    dl_cmd(&l, GE_PRIM, 6u << 16 | 2);
-    dl_finish(&l);
-    q_run(r, &l);
-    dl_free(&l);
+    const struct qv v[2] = {{0, 0, 0, 0, 0, 0}, {64, 64, 0, 0, 0, 0xFF123456u}};
+    region_draw(r, 20u | 0u << 10, 10u | 100u << 10, 6, v, 2);
     for (int y = 0; y < 80; y++)
         for (int x = 0; x < 512; x++) CHECK_EQ_U(px(r, 0, 512, x, y), 0u);
     pb_delete(r);
@@ -147,17 +149,8 @@ TEST(region1_sprite_threads)
     for (unsigned ti = 0; ti < 3; ti++)
         for (unsigned si = 0; si < 3; si++) {
             struct gt_render *r = pb_new(threads[ti], tiles[si]);
-            struct dl l;
-            dl_init(&l);
-            q_state(&l, 0, 512);
-            dl_cmd(&l, GE_REGION1, 5u | 3u << 10);
-            struct qv v[2] = {{2, 1, 0, 0, 0, 0}, {61, 40, 0, 0, 0, 0xFF123456u}};
-            put_verts(r, QVERT, v, 2);
-            dl_cmd(&l, GE_VADDR, QVERT & 0xFFFFFF);
-            dl_cmd(&l, GE_PRIM, 6u << 16 | 2);
-            dl_finish(&l);
-            q_run(r, &l);
-            dl_free(&l);
+            const struct qv v[2] = {{2, 1, 0, 0, 0, 0}, {61, 40, 0, 0, 0, 0xFF123456u}};
+            region_draw(r, 5u | 3u << 10, REGION2_FULL, 6, v, 2);
             unsigned bad = 0;
             for (int i = 0; i < 60 * 512; i++) {
                 uint32_t c = px(r, 0, 512, i % 512, i / 512);
