@@ -47,10 +47,9 @@ static uint8_t clamp8(int64_t v) { return v < 0 ? 0 : v > 255 ? 255 : (uint8_t)v
 
 /* The sample position of pixel coordinate px in 1/16 pixel: the centre,
  * 16 px + 8 (ge-raster-pipeline.md "Triangle coverage", "Planes"). */
-static int64_t sample_pos(const struct rast_prim *p, int32_t px)
+static int64_t sample_pos(int64_t px)
 {
-    (void)p;
-    return (int64_t)px * 16 + 8;
+    return px * 16 + 8;
 }
 
 /* Texture coordinates (level-0 texels, 8 fraction bits) from plane values,
@@ -102,7 +101,7 @@ static bool needs_lod(const struct rast_state *st)
  * with their fill-rule biases; raster.c tri_row without the tall snap). */
 static bool tri_covers(const struct rast_prim *p, int32_t x, int32_t y)
 {
-    int64_t X = (int64_t)x * 16 + 8, Y = (int64_t)y * 16 + 8;
+    int64_t X = sample_pos(x), Y = sample_pos(y);
     for (unsigned i = 0; i < 3; i++)
         if (p->ea[i] * X + p->eb[i] * Y + p->ec[i] + p->ebias[i] < 0) return false;
     return true;
@@ -126,7 +125,7 @@ static struct lod tri_span_lod(const struct rast_prim *p, const struct rast_stat
                 break;
             }
         }
-    int64_t qv = plane_at(&p->pl[RP_Q], (int64_t)pick * 16 + 8, (int64_t)py * 16 + 8, p->ax, p->ay);
+    int64_t qv = plane_at(&p->pl[RP_Q], sample_pos(pick), sample_pos(py), p->ax, p->ay);
     gefloat q = gemath_from_scaled(qv >> RAST_PLANE_FRAC, p->exp[2]);
     l.magnify = sampler_level(&st->smp, p->log16_g - sampler_log2(q), q, &l.level, &l.frac);
     return l;
@@ -141,7 +140,7 @@ static struct lod span_lod(const struct rast_prim *p, const struct rast_state *s
     struct lod l = {0, 0, true};
     if (!needs_lod(st)) return l;
     if (p->kind == RAST_TRIANGLE && p->persp) return tri_span_lod(p, st, px - 1, py);
-    int64_t X = sample_pos(p, px), Y = sample_pos(p, py);
+    int64_t X = sample_pos(px), Y = sample_pos(py);
     const struct rast_plane *pl = p->pl;
     int32_t u0, v0, u1, v1, ux, vx;
     gefloat q, qd;
@@ -303,7 +302,7 @@ static void draw_span_row(const struct rast_prim *p, const struct rast_state *st
     unsigned n = used_planes(p, st, list);
     int64_t val[RP_COUNT] = {0};
     uint64_t step[RP_COUNT] = {0};
-    int64_t X = sample_pos(p, xs), Y = sample_pos(p, py);
+    int64_t X = sample_pos(xs), Y = sample_pos(py);
     for (unsigned i = 0; i < n; i++) {
         unsigned k = list[i];
         val[k] = plane_at(&p->pl[k], X, Y, p->ax, p->ay);
@@ -353,7 +352,7 @@ static bool edge_range(const struct rast_prim *p, unsigned i, int64_t Y, int64_t
 static void tri_row(const struct rast_prim *p, int32_t py, int32_t *xs, int32_t *xe, int32_t *extra)
 {
     int64_t lo = p->x0 > *xs ? p->x0 : *xs, hi = p->x1 < *xe ? p->x1 : *xe;
-    int64_t Y = (int64_t)py * 16 + 8;
+    int64_t Y = sample_pos(py);
     *extra = INT32_MIN;
     bool ok = true;
     for (unsigned i = 0; i < 3 && ok; i++)
@@ -446,7 +445,7 @@ static int64_t line_value(const struct rast_prim *p, const struct rast_plane *pl
 {
     bool xm = (p->ldx < 0 ? -p->ldx : p->ldx) > (p->ldy < 0 ? -p->ldy : p->ldy);
     int64_t len = xm ? p->ldx : p->ldy, a0 = xm ? p->lx : p->ly;
-    int64_t ac = (int64_t)(xm ? px : py) * 16 + 8;
+    int64_t ac = sample_pos(xm ? px : py);
     if (len == 0) return pl->gx;
     unsigned e;
     uint64_t q = gemath_setup_recip((uint64_t)(len < 0 ? -len : len), &e);
@@ -461,7 +460,7 @@ static int64_t line_value(const struct rast_prim *p, const struct rast_plane *pl
 static uint8_t line_aa_alpha(const struct rast_prim *p, int32_t px, int32_t py)
 {
     int64_t x0 = p->lx, y0 = p->ly, x1 = x0 + p->ldx, y1 = y0 + p->ldy;
-    int64_t PX = (int64_t)px * 16 + 8, PY = (int64_t)py * 16 + 8, t;
+    int64_t PX = sample_pos(px), PY = sample_pos(py), t;
     if ((x1 - x0 < 0 ? x0 - x1 : x1 - x0) <= (y1 - y0 < 0 ? y0 - y1 : y1 - y0)) {
         t = x0, x0 = y0, y0 = t;
         t = x1, x1 = y1, y1 = t;
@@ -529,14 +528,14 @@ static void draw_line(const struct rast_prim *p, const struct rast_state *st, co
      * line's minor position at the column centre, in the minor direction. */
     int64_t first = (a0 >> 4) - dir, last = (a1 >> 4) + dir;
     for (int64_t c = first; c != last + dir; c += dir) {
-        int64_t ac = c * 16 + 8;
+        int64_t ac = sample_pos(c);
         __int128 num = (__int128)b0 * (a1 - a0) + (__int128)(ac - a0) * (b1 - b0), den = a1 - a0;
         __int128 q = num / den;
         if (num % den != 0 && ((num < 0) != (den < 0))) q--;
         int64_t r = (int64_t)q >> 4;
         for (int k = -1; k <= 1; k++) {
             int64_t rr = r + k * bdir, px = xm ? c : rr, py = xm ? rr : c;
-            int64_t cx = px * 16 + 8, cy = py * 16 + 8;
+            int64_t cx = sample_pos(px), cy = sample_pos(py);
             if (in_diamond(cx, cy, x1, y1, !xm)) continue;
             if (!in_diamond(cx, cy, x0, y0, !xm) && !crosses_diamond(cx, cy, x0, y0, x1, y1, !xm)) continue;
             if (px < INT32_MIN || px > INT32_MAX || py < INT32_MIN || py > INT32_MAX) continue;
