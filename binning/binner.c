@@ -178,6 +178,15 @@ static struct vrange depth_widen(struct vrange r, uint32_t trans)
                            hi - lo >= GT_VRAM_SIZE ? GT_VRAM_SIZE : (uint32_t)(hi - lo)};
 }
 
+/* The VRAM bytes an access of len bytes at VRAM address addr may touch:
+ * through views 1 and 3, which unscramble depth (mem_vram_view_offset),
+ * the whole scramble blocks of translation trans around them. */
+static struct vrange vram_range(uint32_t addr, uint32_t len, uint32_t trans)
+{
+    struct vrange r = {addr & (GT_VRAM_SIZE - 1), len >= GT_VRAM_SIZE ? GT_VRAM_SIZE : len};
+    return (addr >> 21) & 1 ? depth_widen(r, trans) : r;
+}
+
 /* The VRAM bytes a textured draw reads (RAM textures: none), and in
  * *addr_out, *len_out the whole address range of its levels (RAM or VRAM). */
 static struct vrange texture_range(const struct rast_state *st, uint32_t *addr_out, uint32_t *len_out)
@@ -194,9 +203,7 @@ static struct vrange texture_range(const struct rast_state *st, uint32_t *addr_o
         if (!hi || a < lo) lo = a;
         if (a + n > hi) hi = a + n;
         if (!mem_is_vram(a)) continue;
-        struct vrange l = {a & (GT_VRAM_SIZE - 1), n >= GT_VRAM_SIZE ? GT_VRAM_SIZE : n};
-        if ((a >> 21) & 1) l = depth_widen(l, st->z_trans); /* views 1 and 3 unscramble depth */
-        r = vrange_union(r, l);
+        r = vrange_union(r, vram_range(a, n, st->z_trans));
     }
     *addr_out = lo, *len_out = hi - lo;
     return r;
@@ -441,8 +448,7 @@ static bool scene_touches(const struct scene *s, uint32_t addr, uint32_t len, bo
 {
     if (!s->active) return false;
     if (mem_is_vram(addr)) {
-        struct vrange r = {addr & (GT_VRAM_SIZE - 1), len >= GT_VRAM_SIZE ? GT_VRAM_SIZE : len};
-        if ((addr >> 21) & 1) r = depth_widen(r, trans); /* a depth view */
+        struct vrange r = vram_range(addr, len, trans);
         return scene_writes(s, r) || (write && vrange_overlap(r, (struct vrange){s->tex_lo, s->tex_len}));
     }
     /* Drawing writes VRAM only; textures may be read from anywhere. */
