@@ -82,11 +82,14 @@ gefloat light_normalize(const gefloat v[3], gefloat out[3], bool fallback)
 }
 
 /* The normal through the world matrix's 3x3, one row sum per component,
- * not normalised (measured: lighting divides N . v by |N| instead). */
-static void light_world_normal_raw(const struct gt_light_state *ls, const gefloat nrm[3], gefloat out[3])
+ * not normalised (measured: lighting divides N . v by |N| instead), into
+ * out; returns rsqrt(N . N), 0 for a zero normal. */
+static gefloat light_world_normal_raw(const struct gt_light_state *ls, const gefloat nrm[3], gefloat out[3])
 {
     const gefloat n4[4] = {nrm[0], nrm[1], nrm[2], GEMATH_ZERO};
     gemath_mat43_apply(ls->world, n4, out);
+    gefloat n2 = gemath_dot3(out, out);
+    return gemath_cmp(n2, GEMATH_ZERO) == 0 ? GEMATH_ZERO : gemath_rsqrt(n2);
 }
 
 void light_world_normal(const struct gt_light_state *ls, const gefloat nrm[3], gefloat out[3])
@@ -157,6 +160,20 @@ static uint16_t light_factor(gefloat f)
 static uint8_t light_scale(uint8_t x, uint16_t s)
 {
     return (uint8_t)(((2u * x + 1u) * (2u * s + 1u)) >> 10);
+}
+
+/* A light's attenuation and spot factors for one vertex: their 8-bit
+ * scalings, and their product for the diagnostic build's PPSSPP form. */
+struct light_scaling { uint16_t s_att, s_spot; gefloat as; };
+
+/* One colour term (measured, ge-lighting.md "Output"): light x material,
+ * scaled by the term's own factor f (s = light_factor(f); 256 scales by
+ * 1), then by attenuation, then by the spot factor. The diagnostic build
+ * ("light") scales once by the product of the three factors. */
+static int light_term(const struct light_scaling *k, uint8_t light, uint8_t material, gefloat f, uint16_t s)
+{
+    if (GT_COMPAT(LIGHT)) return compat_light_term(light, material, gemath_mul(k->as, f));
+    return light_scale(light_scale(light_scale(gemath_mul8(light, material), s), k->s_att), k->s_spot);
 }
 
 static uint8_t clamp255(int v)
@@ -295,10 +312,8 @@ void light_vertex(const struct gt_light_state *ls, const gefloat pos[3], const g
         const struct gt_light *l = &ls->light[i];
         if (!l->enabled) continue;
         if (!have_n) {
-            light_world_normal_raw(ls, nrm, n);
-            gefloat n2 = gemath_dot3(n, n);
-            n_zero = gemath_cmp(n2, GEMATH_ZERO) == 0;
-            if (!n_zero) n_r = gemath_rsqrt(n2);
+            n_r = light_world_normal_raw(ls, nrm, n);
+            n_zero = n_r == GEMATH_ZERO;
             have_n = true;
         }
         gefloat L[3], att = GEMATH_ONE, spot = GEMATH_ONE;
@@ -321,11 +336,8 @@ void light_vertex(const struct gt_light_state *ls, const gefloat pos[3], const g
             spot = gemath_cmp(c, l->spot_cutoff) >= 0 ? gemath_spec_pow(c, l->spot_exp) : GEMATH_ZERO;
         }
         /* Attenuation and spot scale one after the other (measured). */
-        uint16_t s_att = light_factor(att), s_spot = light_factor(spot);
-        gefloat as = gemath_mul(att, spot);
-        for (int c = 0; c < 3; c++)
-            sum[c] += GT_COMPAT(LIGHT) ? compat_light_term(l->ambient[c], mamb[c], as)
-                                       : light_scale(light_scale(gemath_mul8(l->ambient[c], mamb[c]), s_att), s_spot);
+        const struct light_scaling k = {light_factor(att), light_factor(spot), gemath_mul(att, spot)};
+        for (int c = 0; c < 3; c++) sum[c] += light_term(&k, l->ambient[c], mamb[c], GEMATH_ONE, 256);
         if (n_zero) continue;
 
         gefloat nl = gemath_mul(gemath_dot3(n, L), n_r);
@@ -335,11 +347,7 @@ void light_vertex(const struct gt_light_state *ls, const gefloat pos[3], const g
         if (l->comp == GT_LIGHT_POWERED_DIFFUSE) nl = gemath_spec_pow(nl, ls->spec_coef);
         if (gemath_cmp(nl, GEMATH_ZERO) > 0) {
             uint16_t s = light_factor(nl);
-            for (int c = 0; c < 3; c++)
-                sum[c] += GT_COMPAT(LIGHT) ? compat_light_term(l->diffuse[c], mdif[c], gemath_mul(as, nl))
-                                           : light_scale(light_scale(light_scale(gemath_mul8(l->diffuse[c], mdif[c]), s),
-                                                                     s_att),
-                                                         s_spot);
+            for (int c = 0; c < 3; c++) sum[c] += light_term(&k, l->diffuse[c], mdif[c], nl, s);
         }
         if (l->comp == GT_LIGHT_DIFFUSE_SPECULAR && gemath_cmp(nl_raw, GEMATH_ZERO) >= 0) {
             /* H = normalize(L + V), V from the view matrix (measured); a zero
@@ -350,11 +358,7 @@ void light_vertex(const struct gt_light_state *ls, const gefloat pos[3], const g
             gefloat sp = gemath_spec_pow(gemath_mul(gemath_dot3(n, hn), n_r), ls->spec_coef);
             if (gemath_cmp(sp, GEMATH_ZERO) > 0) {
                 uint16_t s = light_factor(sp);
-                for (int c = 0; c < 3; c++)
-                    spec[c] += GT_COMPAT(LIGHT) ? compat_light_term(l->specular[c], mspe[c], gemath_mul(as, sp))
-                                                : light_scale(light_scale(light_scale(gemath_mul8(l->specular[c], mspe[c]), s),
-                                                                          s_att),
-                                                              s_spot);
+                for (int c = 0; c < 3; c++) spec[c] += light_term(&k, l->specular[c], mspe[c], sp, s);
             }
         }
     }
@@ -428,8 +432,7 @@ void texgen_vertex(const struct gt_light_state *ls, const gefloat pos[3], const 
     }
     case GT_TEXMAP_SHADE: {
         gefloat n[3];
-        light_world_normal_raw(ls, nrm, n);
-        gefloat n2 = gemath_dot3(n, n), n_r = gemath_cmp(n2, GEMATH_ZERO) == 0 ? GEMATH_ZERO : gemath_rsqrt(n2);
+        gefloat n_r = light_world_normal_raw(ls, nrm, n);
         stq[0] = shade_coord(ls, ls->shade_light[0], pos, n, n_r);
         stq[1] = shade_coord(ls, ls->shade_light[1], pos, n, n_r);
         /* Model choice, not measured: q = 1 (PPSSPP leaves q untouched; it
