@@ -8,12 +8,17 @@
 /* Behind the near plane: z < -w (the comparison, not a rounded z + w). */
 static bool behind(const struct gt_vout *v) { return gemath_cmp(v->clip[2], gemath_neg(v->clip[3])) < 0; }
 
-/* A vertex's fog as its 8-bit value (what the clipper interpolates). */
-static int32_t fog8(gefloat f)
+/* a + t (b - a) with the GE's products and adder (measured,
+ * ge-vertex-pipeline.md "Z Clipper"). */
+static gefloat clip_lerp(gefloat t, gefloat a, gefloat b)
 {
-    if (f >> 31) return 0;
-    int32_t v = gemath_to_fixed(f, 8);
-    return v > 255 ? 255 : v;
+    return gemath_add(gemath_mul(t, gemath_sub(b, a)), a);
+}
+
+/* An 8-bit value between a and b: (a (256 - t8) + b t8) >> 8. */
+static int32_t clip_lerp8(int32_t a, int32_t b, int32_t t8)
+{
+    return (a * (256 - t8) + b * t8) >> 8;
 }
 
 void clip_near_point(const struct gt_xform *xf, const struct gt_vout *in, const struct gt_vout *out,
@@ -24,19 +29,18 @@ void clip_near_point(const struct gt_xform *xf, const struct gt_vout *in, const 
     /* Diagnostic build ("arith"): PPSSPP's older clipper divides. */
     gefloat t = GT_COMPAT(ARITH) ? compat_div(din, den) : gemath_mul(din, gemath_recip(den));
     *dst = *in;
-    for (int c = 0; c < 4; c++)
-        dst->clip[c] = gemath_add(gemath_mul(t, gemath_sub(out->clip[c], in->clip[c])), in->clip[c]);
-    for (int c = 0; c < 2; c++) dst->uv[c] = gemath_add(gemath_mul(t, gemath_sub(out->uv[c], in->uv[c])), in->uv[c]);
-    dst->q = gemath_add(gemath_mul(t, gemath_sub(out->q, in->q)), in->q);
+    for (int c = 0; c < 4; c++) dst->clip[c] = clip_lerp(t, in->clip[c], out->clip[c]);
+    for (int c = 0; c < 2; c++) dst->uv[c] = clip_lerp(t, in->uv[c], out->uv[c]);
+    dst->q = clip_lerp(t, in->q, out->q);
     /* t8 = round(256 t), limited to 0..256. */
     int32_t t8 = (gemath_to_fixed(t, 9) + 1) >> 1;
     if (t8 < 0) t8 = 0;
     if (t8 > 256) t8 = 256;
     for (int i = 0; i < 4; i++) {
-        dst->color[i] = (uint8_t)((in->color[i] * (256 - t8) + out->color[i] * t8) >> 8);
-        dst->color1[i] = (uint8_t)((in->color1[i] * (256 - t8) + out->color1[i] * t8) >> 8);
+        dst->color[i] = (uint8_t)clip_lerp8(in->color[i], out->color[i], t8);
+        dst->color1[i] = (uint8_t)clip_lerp8(in->color1[i], out->color1[i], t8);
     }
-    int32_t f = (fog8(in->fog) * (256 - t8) + fog8(out->fog) * t8) >> 8;
+    int32_t f = clip_lerp8(fog_to8(in->fog), fog_to8(out->fog), t8);
     dst->fog = gemath_from_fixed(f, 8);
     xform_screen(xf, dst, true);
 }

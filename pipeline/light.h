@@ -118,7 +118,9 @@ void texgen_vertex(const struct gt_light_state *ls, const gefloat pos[3], const 
 /* The fog factor of a vertex: (eye z + FOG1) * FOG2 as a GE float (not yet
  * clamped/quantised; the rasterizer interpolates it). 1.0 when fog is off. */
 gefloat fog_vertex(const struct gt_light_state *ls, const gefloat pos[3]);
-/* Fog factor to 8 bits for the pixel stage: <0 (incl. -0) -> 0, >=1 -> 255, else floor(f*256). */
+/* Fog factor to 8 bits, as each vertex converts it before its plane or the
+ * clipper (ge-arithmetic.md "Fog"): <0 (incl. -0) -> 0, >=1 -> 255, else
+ * floor(f*256). */
 uint8_t fog_to8(gefloat f);
 
 /* ---- Building blocks, exposed for tests and for other pipeline stages ---- */

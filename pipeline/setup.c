@@ -18,6 +18,7 @@
 
 #include "compat.h"
 #include "gemath.h"
+#include "light.h"
 
 void rast_state_snapshot(struct rast_state *rs, const struct ge_state *st, uint32_t edram_trans)
 {
@@ -148,14 +149,6 @@ static void persp_values(const struct rast_state *st, const struct gt_vout *v, g
     out[2] = q;
 }
 
-/* A vertex's fog as the 8-bit value that enters its plane: min(floor(256
- * f), 255), 0 for negative f (ge-arithmetic.md "Fog"). */
-static int64_t fog8(gefloat f)
-{
-    int64_t v = gemath_to_scaled(f, -8);
-    if (f >> 31) return 0; /* truncation moved negatives toward zero: they are 0 either way */
-    return v > 255 ? 255 : v;
-}
 
 static bool clip_box(struct rast_prim *p, const struct rast_state *st)
 {
@@ -313,7 +306,7 @@ bool rast_setup_triangle(struct rast_prim *p, const struct rast_state *st, const
         }
     }
     if (st->px.fog && !st->px.clear) {
-        for (unsigned i = 0; i < 3; i++) val[i] = fog8(v[i]->fog);
+        for (unsigned i = 0; i < 3; i++) val[i] = fog_to8(v[i]->fog);
         plane3(&p->pl[RP_FOG], val, an, dx, dy, &ar);
     }
     if (st->textured) {
@@ -436,7 +429,7 @@ bool rast_setup_rect(struct rast_prim *p, const struct rast_state *st, const str
     flat_colors(p, v1);
     p->ax = xl, p->ay = yt;
     p->pl[RP_Z].v = to_plane(v1->z);
-    if (st->px.fog && !st->px.clear) p->pl[RP_FOG].v = to_plane(fog8(v1->fog));
+    if (st->px.fog && !st->px.clear) p->pl[RP_FOG].v = to_plane(fog_to8(v1->fog));
     if (st->textured) rect_uv_planes(p, st, v0, v1, rotated);
     if (GT_COMPAT(ATEST)) p->no_alpha_test = compat_skip_alpha_test(st, &v1, 1);
     if (GT_COMPAT(ATFORCE)) p->force_alpha_test = compat_force_alpha_test(st, &v1, 1);
@@ -493,7 +486,7 @@ bool rast_setup_line(struct rast_prim *p, const struct rast_state *st, const str
         for (unsigned k = 0; k < 4; k++) line_plane(&p->pl[RP_R + k], v0->color[k], v1->color[k]);
         for (unsigned k = 0; k < 3; k++) line_plane(&p->pl[RP_R1 + k], v0->color1[k], v1->color1[k]);
     }
-    if (st->px.fog && !st->px.clear) line_plane(&p->pl[RP_FOG], fog8(v0->fog), fog8(v1->fog));
+    if (st->px.fog && !st->px.clear) line_plane(&p->pl[RP_FOG], fog_to8(v0->fog), fog_to8(v1->fog));
     if (st->textured) {
         /* s, t and q as 15-bit values at the two vertices' largest
          * exponent (measured, ge-raster-pipeline.md "Lines"); through mode
@@ -522,7 +515,7 @@ bool rast_setup_point(struct rast_prim *p, const struct rast_state *st, const st
     flat_colors(p, v0);
     if (GT_COMPAT(ATFORCE)) p->force_alpha_test = compat_force_alpha_test(st, &v0, 1);
     p->pl[RP_Z].v = to_plane(v0->z);
-    if (st->px.fog && !st->px.clear) p->pl[RP_FOG].v = to_plane(fog8(v0->fog));
+    if (st->px.fog && !st->px.clear) p->pl[RP_FOG].v = to_plane(fog_to8(v0->fog));
     if (st->textured) {
         /* The triangles' texture values, flat: 15 bits each (through mode
          * too, where that truncates u and v to 15 significant bits). */
