@@ -150,3 +150,19 @@ build/compat/obj/pipeline/compat/compat_gemath.o: pipeline/gemath.c
 compat-table: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory build/getile compat
 	@bash tests/compat_table.sh build/getile build/compat/getile '$(FUZZ_DET_DUMPS)' '$(FUZZ_DET_DUMPS)/../ref'
+
+# `make rule-chain CHAIN="c1 c2 ..."` builds each commit and prints per dump
+# the MSE against PPSSPP's reference and the pixels each commit changed (the
+# per-rule trace of docs/KNOWN_DIFFERENCES.md); the default chain is the
+# measured rules of issue 21, one commit each.
+CHAIN ?= 28b33ab 9002f5f 6050a07 16853e8 a5cc271 5fb6bec bb4ef71 bc23e52 a9f96ca d515b45 82f1328 5830651 5c98e37 524ecad 3f972b0 HEAD
+.PHONY: rule-chain
+rule-chain:
+	@bash tests/rule_chain.sh '$(FUZZ_DET_DUMPS)' '$(FUZZ_DET_DUMPS)/../ref' $(CHAIN)
+
+# `make rule-reverts` splits commit 9002f5f's measured rules apart on the
+# game dumps: each rule put back alone through tests/rule_reverts.patch
+# (applied to a scratch copy of b5a1c1f), with the pixels it changes.
+.PHONY: rule-reverts
+rule-reverts:
+	@bash tests/rule_reverts.sh '$(FUZZ_DET_DUMPS)' '$(FUZZ_DET_DUMPS)/../ref'
