@@ -20,21 +20,25 @@ LIB_SRC  := $(wildcard pipeline/*.c binning/*.c proto/*.c)
 CLI_SRC  := $(wildcard clients/*.c)
 SRV_SRC  := $(wildcard server/*.c)
 TEST_SRC := $(filter-out tests/fuzz_%.c tests/bench_%.c tests/xcheck_%.c,$(wildcard tests/*.c))
+# The ported pspautotests GPU programs (issue 22): in the test runner and in
+# build/psp_suite (`make psp-suite`), whose main is tests/psp/main.c.
+PSP_SRC  := $(filter-out tests/psp/main.c,$(wildcard tests/psp/*.c))
 BENCH_SRC := $(wildcard tests/bench_*.c)
 FUZZ_SRC := $(wildcard tests/fuzz_*.c)
-HDRS     := $(wildcard pipeline/*.h binning/*.h proto/*.h tests/*.h clients/*.h server/*.h)
+HDRS     := $(wildcard pipeline/*.h binning/*.h proto/*.h tests/*.h tests/psp/*.h clients/*.h server/*.h)
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 SRV_OBJ  = $(SRV_SRC:%.c=$(BUILD)/obj/%.o)
 # The test runner also links the fuzzer's case generator (tests/t_fuzz_cmd.c)
 # and the clients' connection code (the daemon tests dial with it).
-TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/clients/fuzzgen.o $(BUILD)/obj/clients/netclient.o
+PSP_OBJ  = $(PSP_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(PSP_OBJ) $(BUILD)/obj/clients/fuzzgen.o $(BUILD)/obj/clients/netclient.o
 
 DEPS_STAMP := build/.deps-ok
 FUZZ_SECONDS ?= 20
 
-.PHONY: all deps demo test test-plain tsan-test fuzz fuzz-determinism bench clean
+.PHONY: all deps demo test test-plain tsan-test fuzz fuzz-determinism bench clean psp-suite
 
 all: $(BUILD)/getile $(BUILD)/getiled $(BUILD)/test_runner
 
@@ -61,6 +65,16 @@ $(BUILD)/getiled: $(SRV_OBJ) $(BUILD)/libgetile.a
 
 $(BUILD)/test_runner: $(TEST_OBJ) $(BUILD)/libgetile.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $(TEST_OBJ) $(BUILD)/libgetile.a $(PKG_LIBS)
+
+$(BUILD)/psp_suite: $(BUILD)/obj/tests/psp/main.o $(PSP_OBJ) $(BUILD)/libgetile.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $(BUILD)/obj/tests/psp/main.o $(PSP_OBJ) $(BUILD)/libgetile.a $(PKG_LIBS)
+
+# The pspautotests GPU suite against the PSP's recordings (issue 22);
+# `make test` guards its count with tests/psp-floor.txt.
+PSP_GPU_DIR ?= $(firstword $(wildcard ../shared/pspautotests-gpu ../../shared/pspautotests-gpu /work/shared/pspautotests-gpu))
+psp-suite: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory $(BUILD)/psp_suite
+	$(BUILD)/psp_suite '$(PSP_GPU_DIR)'
 
 # The README's first command: set up, build, render the bundled sample.
 demo: $(DEPS_STAMP)

@@ -22,3 +22,4 @@
 #include "list_probe_misc.h"
 #include "list_probe_mirror.h"
 #include "list_exact.h"
+#include "list_psp.h"

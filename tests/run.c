@@ -67,16 +67,26 @@ int test_contains_ci(const char *hay, const char *needle)
     return n == 0;
 }
 
+/* The first of ../shared/NAME, ../../shared/NAME and /work/shared/NAME
+ * that is a directory, kept in buf; NULL when none is. */
+const char *test_shared_dir(const char *name, char *buf, size_t cap)
+{
+    static const char *const roots[] = {"..", "../..", "/work"};
+    struct stat st;
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+        snprintf(buf, cap, "%s/shared/%s", roots[i], name);
+        if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) return buf;
+    }
+    return NULL;
+}
+
 const char *test_frametests_dir(void)
 {
-    static const char *const candidates[] = {"../shared/frametests", "../../shared/frametests",
-                                             "/work/shared/frametests"};
+    static char buf[256];
     const char *env = getenv("GETILE_FRAMETESTS");
     struct stat st;
     if (env && *env) return stat(env, &st) == 0 ? env : NULL;
-    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
-        if (stat(candidates[i], &st) == 0 && S_ISDIR(st.st_mode)) return candidates[i];
-    return NULL;
+    return test_shared_dir("frametests", buf, sizeof buf);
 }
 
 const char *test_getile_bin(void)

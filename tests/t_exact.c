@@ -163,12 +163,8 @@ TEST(exact_rejects_malformed_groups)
 
 static const char *exact_dir(void)
 {
-    static const char *const candidates[] = {"../shared/pspautotests-exact", "../../shared/pspautotests-exact",
-                                             "/work/shared/pspautotests-exact"};
-    struct stat st;
-    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
-        if (stat(candidates[i], &st) == 0 && S_ISDIR(st.st_mode)) return candidates[i];
-    return NULL;
+    static char buf[256];
+    return test_shared_dir("pspautotests-exact", buf, sizeof buf);
 }
 
 /* The PSP's own answers: at least the floor's count of jobs match, and the

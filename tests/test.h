@@ -55,6 +55,9 @@ void test_skip(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 
 
 /* True when needle occurs in hay, ignoring ASCII case (an empty needle always does). */
 int test_contains_ci(const char *hay, const char *needle);
+/* The first of ../shared/NAME, ../../shared/NAME and /work/shared/NAME that
+ * is a directory (written into buf), or NULL. */
+const char *test_shared_dir(const char *name, char *buf, size_t cap);
 /* Path of the shared frame tests (../shared/frametests), or NULL when absent. */
 const char *test_frametests_dir(void);
 /* Path of the getile binary the CLI tests run (GETILE_BIN, default build/getile). */

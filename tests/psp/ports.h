@@ -1,0 +1,40 @@
+/* The ported pspautotests GPU programs (tests/psp/, issue 22) and the
+ * suite that runs them against what the PSP printed
+ * (../shared/pspautotests-gpu/DIR__NAME.expected). */
+#ifndef GETILE_PSP_PORTS_H
+#define GETILE_PSP_PORTS_H
+
+#include <stdio.h>
+
+#include "psp/psp.h"
+
+/* A port replays its program's GE work on p and prints, with
+ * psp_checkpoint, the lines the program prints. Returns 0, or -1 when it
+ * could not run (p->err says why). */
+typedef int (*psp_port_fn)(struct psp *p);
+
+struct psp_port {
+    const char *program;  /* "texcolors/rgb565": tests/gpu/texcolors/rgb565.cpp */
+    psp_port_fn run;
+};
+
+extern const struct psp_port psp_ports[];
+extern const unsigned psp_nports;
+
+/* Totals of one suite run. */
+struct psp_suite_result {
+    unsigned programs, programs_missing; /* ports run; ports whose .expected is absent */
+    unsigned values, matched;            /* printed lines compared, and equal */
+    unsigned errors;                     /* ports that could not run or printed the wrong number of lines */
+};
+
+/* Runs every port (or those whose program name contains `only`, when not
+ * NULL) against DIR, printing per program `N of M values match the PSP`,
+ * each differing line beside the PSP's, and the totals, to out. */
+void psp_suite_run(const char *dir, const char *only, FILE *out, struct psp_suite_result *res);
+
+int psp_texcolors_rgb565(struct psp *p);
+int psp_texcolors_rgba4444(struct psp *p);
+int psp_texcolors_rgba5551(struct psp *p);
+
+#endif
