@@ -355,6 +355,13 @@ void gu_color(struct gu *g, uint32_t color)
     cmd(g, 0x57, color);
 }
 
+void gu_blend_func(struct gu *g, int op, int src, int dest, uint32_t srcfix, uint32_t destfix)
+{
+    cmd(g, GE_BLEND_MODE, (uint32_t)(src | dest << 4 | op << 8));
+    cmd(g, GE_BLEND_FIXA, srcfix);
+    cmd(g, GE_BLEND_FIXB, destfix);
+}
+
 void gu_clear_color(struct gu *g, uint32_t color) { g->clear_color = color; }
 void gu_clear_depth(struct gu *g, unsigned depth) { g->clear_depth = depth; }
 void gu_clear_stencil(struct gu *g, unsigned stencil) { g->clear_stencil = stencil; }

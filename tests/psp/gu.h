@@ -31,6 +31,10 @@ enum {
     GU_COLOR_BUFFER_BIT = 1, GU_STENCIL_BUFFER_BIT = 2, GU_DEPTH_BUFFER_BIT = 4, GU_FAST_CLEAR_BIT = 16,
     GU_TFX_MODULATE = 0, GU_TFX_DECAL = 1, GU_TFX_BLEND = 2, GU_TFX_REPLACE = 3, GU_TFX_ADD = 4,
     GU_TCC_RGB = 0, GU_TCC_RGBA = 1,
+    GU_ADD = 0, GU_SUBTRACT = 1, GU_REVERSE_SUBTRACT = 2, GU_MIN = 3, GU_MAX = 4, GU_ABS = 5,
+    GU_SRC_COLOR = 0, GU_ONE_MINUS_SRC_COLOR = 1, GU_SRC_ALPHA = 2, GU_ONE_MINUS_SRC_ALPHA = 3,
+    GU_DST_ALPHA = 4, GU_ONE_MINUS_DST_ALPHA = 5, GU_DOUBLE_SRC_ALPHA = 6, GU_ONE_MINUS_DOUBLE_SRC_ALPHA = 7,
+    GU_DOUBLE_DST_ALPHA = 8, GU_ONE_MINUS_DOUBLE_DST_ALPHA = 9, GU_FIX = 10,
     GU_DIRECT = 0, GU_CALL = 1, GU_SEND = 2,
     GU_FALSE = 0, GU_TRUE = 1,
 };
@@ -109,6 +113,7 @@ void gu_tex_slope(struct gu *g, float slope);
 void gu_tex_flush(struct gu *g);
 void gu_tex_sync(struct gu *g);
 void gu_color(struct gu *g, uint32_t color);
+void gu_blend_func(struct gu *g, int op, int src, int dest, uint32_t srcfix, uint32_t destfix);
 void gu_clear_color(struct gu *g, uint32_t color);
 void gu_clear_depth(struct gu *g, unsigned depth);
 void gu_clear_stencil(struct gu *g, unsigned stencil);

@@ -36,5 +36,8 @@ void psp_suite_run(const char *dir, const char *only, FILE *out, struct psp_suit
 int psp_texcolors_rgb565(struct psp *p);
 int psp_texcolors_rgba4444(struct psp *p);
 int psp_texcolors_rgba5551(struct psp *p);
+int psp_texcolors_dxt1(struct psp *p);
+int psp_texcolors_dxt3(struct psp *p);
+int psp_texcolors_dxt5(struct psp *p);
 
 #endif

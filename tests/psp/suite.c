@@ -12,6 +12,9 @@ const struct psp_port psp_ports[] = {
     {"texcolors/rgb565", psp_texcolors_rgb565},
     {"texcolors/rgba4444", psp_texcolors_rgba4444},
     {"texcolors/rgba5551", psp_texcolors_rgba5551},
+    {"texcolors/dxt1", psp_texcolors_dxt1},
+    {"texcolors/dxt3", psp_texcolors_dxt3},
+    {"texcolors/dxt5", psp_texcolors_dxt5},
 };
 const unsigned psp_nports = sizeof psp_ports / sizeof psp_ports[0];
 
