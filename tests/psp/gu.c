@@ -114,7 +114,9 @@ int gu_finish(struct gu *g)
     uint32_t start = g->list_start;
     int size = (int)(g->list_cur - start);
     if (start) run(g, start);
-    g->list_start = g->list_cur = 0;
+    /* libgu keeps writing at the list's current position after it is
+     * finished (a command sent between sceGuFinish and the next sceGuStart
+     * lands past the END, where the GE never reads). */
     return size;
 }
 

@@ -33,11 +33,26 @@ struct psp_suite_result {
  * each differing line beside the PSP's, and the totals, to out. */
 void psp_suite_run(const char *dir, const char *only, FILE *out, struct psp_suite_result *res);
 
+struct gu;
+/* The framebuffer set-up most programs' init() opens with: 8888 draw and
+ * display buffers at VRAM 0 (stride 512, 480x272), depth at 0x88000
+ * (stride 512), the offset and viewport of a 480x272 screen centred at
+ * 2048, sceGuDepthRange(near, far), depth writes on, and the scissor
+ * (0, 0, sw, sh) enabled. */
+void psp_screen_setup(struct gu *g, int near, int far, int sw, int sh);
+/* sceGuSetMatrix of the identity for GU_MODEL, GU_VIEW and GU_PROJECTION. */
+void psp_identity_matrices(struct gu *g);
+
 int psp_texcolors_rgb565(struct psp *p);
 int psp_texcolors_rgba4444(struct psp *p);
 int psp_texcolors_rgba5551(struct psp *p);
 int psp_texcolors_dxt1(struct psp *p);
 int psp_texcolors_dxt3(struct psp *p);
 int psp_texcolors_dxt5(struct psp *p);
+int psp_texfunc_add(struct psp *p);
+int psp_texfunc_blend(struct psp *p);
+int psp_texfunc_decal(struct psp *p);
+int psp_texfunc_modulate(struct psp *p);
+int psp_texfunc_replace(struct psp *p);
 
 #endif

@@ -101,13 +101,8 @@ void psp_memset(struct psp *p, uint32_t addr, uint8_t v, uint32_t n)
     free(tmp);
 }
 
-void psp_checkpoint(struct psp *p, const char *fmt, ...)
+static void keep_line(struct psp *p, const char *buf)
 {
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
     if (p->nlines == p->cap) {
         size_t nc = p->cap ? p->cap * 2 : 64;
         char **nl = realloc(p->lines, nc * sizeof *nl);
@@ -124,4 +119,21 @@ void psp_checkpoint(struct psp *p, const char *fmt, ...)
         return;
     }
     p->lines[p->nlines++] = s;
+}
+
+void psp_checkpoint(struct psp *p, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    keep_line(p, buf);
+}
+
+void psp_label(struct psp *p, const char *title)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%c%s", PSP_LABEL_MARK, title);
+    keep_line(p, buf);
 }

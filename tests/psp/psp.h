@@ -49,6 +49,13 @@ void psp_memset(struct psp *p, uint32_t addr, uint8_t v, uint32_t n);
 /* checkpoint(fmt, ...): one printed line (the framework's "[x] " or "[r] "
  * prefix, which records thread rescheduling, not the GE, is left out). */
 void psp_checkpoint(struct psp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* checkpointNext(title): a section title the framework prints (not a GE
+ * value: the suite checks it is in its place but does not count it). The
+ * empty line the framework prints before it is not kept (the suite skips
+ * empty lines of the recordings too). */
+void psp_label(struct psp *p, const char *title);
+/* The first byte of a kept line that is a label. */
+#define PSP_LABEL_MARK '\x01'
 /* Marks the run as void with a reason (first one kept). */
 void psp_fail(struct psp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

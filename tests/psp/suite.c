@@ -15,6 +15,11 @@ const struct psp_port psp_ports[] = {
     {"texcolors/dxt1", psp_texcolors_dxt1},
     {"texcolors/dxt3", psp_texcolors_dxt3},
     {"texcolors/dxt5", psp_texcolors_dxt5},
+    {"texfunc/add", psp_texfunc_add},
+    {"texfunc/blend", psp_texfunc_blend},
+    {"texfunc/decal", psp_texfunc_decal},
+    {"texfunc/modulate", psp_texfunc_modulate},
+    {"texfunc/replace", psp_texfunc_replace},
 };
 const unsigned psp_nports = sizeof psp_ports / sizeof psp_ports[0];
 
@@ -29,6 +34,7 @@ static char **read_expected(const char *path, size_t *n)
     while (fgets(buf, sizeof buf, f)) {
         size_t len = strcspn(buf, "\r\n");
         buf[len] = 0;
+        if (!len) continue; /* checkpointNext's separators */
         const char *s = buf;
         if ((s[0] == '[') && (s[1] == 'x' || s[1] == 'r') && s[2] == ']' && s[3] == ' ') s += 4;
         if (*n == cap) {
@@ -72,22 +78,28 @@ void psp_suite_run(const char *dir, const char *only, FILE *out, struct psp_suit
             res->errors++;
         } else {
             int rc = pt->run(&p);
-            unsigned m = 0;
-            for (size_t i = 0; i < ne && i < p.nlines; i++) {
-                if (strcmp(exp[i], p.lines[i]) == 0) {
-                    m++;
-                } else {
-                    fprintf(out, "  %s line %zu:\n    PSP:    %s\n    getile: %s\n", pt->program, i + 1, exp[i], p.lines[i]);
+            unsigned m = 0, nv = 0, bad_labels = 0;
+            for (size_t i = 0; i < ne; i++) {
+                const char *got = i < p.nlines ? p.lines[i] : NULL;
+                int label = got && got[0] == PSP_LABEL_MARK;
+                if (label) got++;
+                if (!label) nv++;
+                if (got && strcmp(exp[i], got) == 0) {
+                    if (!label) m++;
+                } else if (got) {
+                    if (label) bad_labels++;
+                    fprintf(out, "  %s line %zu%s:\n    PSP:    %s\n    getile: %s\n", pt->program, i + 1,
+                            label ? " (a section title: the port is out of step)" : "", exp[i], got);
                 }
             }
-            res->values += (unsigned)ne;
+            res->values += nv;
             res->matched += m;
-            if (rc < 0 || p.failed || p.nlines != ne) {
+            if (rc < 0 || p.failed || p.nlines != ne || bad_labels) {
                 res->errors++;
                 fprintf(out, "  %s: %s%s(%zu lines printed, the PSP printed %zu)\n", pt->program,
                         p.failed ? p.err : "", p.failed ? " " : "", p.nlines, ne);
             }
-            fprintf(out, "%s: %u of %zu values match the PSP\n", pt->program, m, ne);
+            fprintf(out, "%s: %u of %u values match the PSP\n", pt->program, m, nv);
             psp_free(&p);
         }
         for (size_t i = 0; i < ne; i++) free(exp[i]);

@@ -13,22 +13,11 @@
 static void texcolors_init(struct gu *g, uint32_t list)
 {
     gu_start(g, GU_DIRECT, list);
-    gu_draw_buffer(g, GU_PSM_8888, 0, 512);
-    gu_disp_buffer(g, 480, 272, 0, 512);
-    gu_depth_buffer(g, 512 * 272 * 4, 512);
-    gu_offset(g, 2048 - 480 / 2, 2048 - 272 / 2);
-    gu_viewport(g, 2048, 2048, 480, 272);
-    gu_depth_range(g, 65535, 65500);
-    gu_depth_mask(g, 0);
-    gu_scissor(g, 0, 0, 480, 272);
-    gu_enable(g, GU_SCISSOR_TEST);
+    psp_screen_setup(g, 65535, 65500, 480, 272);
     gu_disable(g, GU_DITHER);
     gu_front_face(g, GU_CW);
     gu_shade_model(g, GU_SMOOTH);
-    static const float ones[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-    gu_set_matrix(g, GU_MODEL, ones);
-    gu_set_matrix(g, GU_VIEW, ones);
-    gu_set_matrix(g, GU_PROJECTION, ones);
+    psp_identity_matrices(g);
     gu_finish(g);
     gu_sync(g);
 }
