@@ -3,6 +3,7 @@
  * same order; the state kept here is libgu's own (guInternal.h). */
 #include "psp/gu.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "ge_cmd.h"
@@ -419,4 +420,176 @@ void gu_draw_array(struct gu *g, int prim, uint32_t vtype, int count, uint32_t i
         cmd(g, GE_VADDR, vertices);
     }
     cmd(g, GE_PRIM, (uint32_t)prim << 16 | (uint32_t)count);
+}
+
+void gu_stencil_func(struct gu *g, int func, int ref, int mask)
+{
+    cmd(g, GE_STENCIL_TEST, (uint32_t)(func | (ref & 0xFF) << 8 | (mask & 0xFF) << 16));
+}
+
+void gu_stencil_op(struct gu *g, int fail, int zfail, int zpass)
+{
+    cmd(g, GE_STENCIL_OP, (uint32_t)(fail | zfail << 8 | zpass << 16));
+}
+
+void gu_depth_func(struct gu *g, int function) { cmd(g, GE_Z_TEST, (uint32_t)function); }
+
+void gu_alpha_func(struct gu *g, int func, int value, int mask)
+{
+    cmd(g, GE_ALPHA_TEST, (uint32_t)(func | (value & 0xFF) << 8 | (mask & 0xFF) << 16));
+}
+
+void gu_color_func(struct gu *g, int func, uint32_t color, uint32_t mask)
+{
+    cmd(g, GE_COLOR_TEST, (uint32_t)func & 3);
+    cmd(g, GE_COLOR_REF, color);
+    cmd(g, GE_COLOR_TEST_MASK, mask);
+}
+
+void gu_logical_op(struct gu *g, int op) { cmd(g, GE_LOGIC_OP, (uint32_t)op & 15); }
+
+void gu_pixel_mask(struct gu *g, uint32_t mask)
+{
+    cmd(g, GE_MASK_RGB, mask);
+    cmd(g, GE_MASK_ALPHA, mask >> 24);
+}
+
+void gu_clut_mode(struct gu *g, unsigned cpsm, unsigned shift, unsigned mask, unsigned csa)
+{
+    cmd(g, GE_CLUT_FORMAT, cpsm | shift << 2 | mask << 8 | csa << 16);
+}
+
+void gu_clut_load(struct gu *g, int num_blocks, uint32_t cbp)
+{
+    cmd(g, GE_CLUT_ADDR, cbp);
+    cmd(g, GE_CLUT_ADDR_UPPER, (cbp >> 8) & 0xF0000);
+    cmd(g, GE_LOAD_CLUT, (uint32_t)num_blocks);
+}
+
+void gu_fog(struct gu *g, float near, float far, uint32_t color)
+{
+    float distance = far - near;
+    if (distance != 0.0f) distance = 1.0f / distance;
+    cmd(g, GE_FOG_COLOR, color);
+    cmdf(g, GE_FOG1, far);
+    cmdf(g, GE_FOG2, distance);
+}
+
+/* Lighting registers (guInternal.h GECommand). */
+enum {
+    MATERIAL_EMISSIVE = 0x54, AMBIENT_COLOR = 0x55, MATERIAL_DIFFUSE = 0x56, MATERIAL_SPECULAR = 0x57,
+    AMBIENT_ALPHA = 0x58, AMBIENT_LIGHT_COLOR = 0x5C, AMBIENT_LIGHT_ALPHA = 0x5D, LIGHT0_X = 0x63,
+    LIGHT0_DIRECTION_X = 0x6F, LIGHT0_CONSTANT_ATTEN = 0x7B, LIGHT0_EXPONENT_ATTEN = 0x87,
+    LIGHT0_CUTOFF_ATTEN = 0x8B, LIGHT0_AMBIENT = 0x8F,
+};
+
+void gu_ambient(struct gu *g, uint32_t color)
+{
+    cmd(g, AMBIENT_LIGHT_COLOR, color);
+    cmd(g, AMBIENT_LIGHT_ALPHA, color >> 24);
+}
+
+void gu_ambient_color(struct gu *g, uint32_t color)
+{
+    cmd(g, AMBIENT_COLOR, color);
+    cmd(g, AMBIENT_ALPHA, color >> 24);
+}
+
+void gu_model_color(struct gu *g, uint32_t emissive, uint32_t ambient, uint32_t diffuse, uint32_t specular)
+{
+    cmd(g, MATERIAL_EMISSIVE, emissive);
+    cmd(g, MATERIAL_DIFFUSE, diffuse);
+    cmd(g, AMBIENT_COLOR, ambient);
+    cmd(g, MATERIAL_SPECULAR, specular);
+}
+
+void gu_material(struct gu *g, int mode, uint32_t color)
+{
+    if (mode & GU_AMBIENT) {
+        cmd(g, AMBIENT_COLOR, color);
+        cmd(g, AMBIENT_ALPHA, color >> 24);
+    }
+    if (mode & GU_DIFFUSE) cmd(g, MATERIAL_DIFFUSE, color);
+    if (mode & GU_SPECULAR) cmd(g, MATERIAL_SPECULAR, color);
+}
+
+void gu_light(struct gu *g, int light, int type, int components, const float pos[3])
+{
+    unsigned off = (unsigned)light * 3;
+    int ltype = components == GU_POWERED_DIFFUSE ? 2 : components == GU_DIFFUSE_AND_SPECULAR ? 1 : 0;
+    cmdf(g, LIGHT0_X + off, pos[0]);
+    cmdf(g, LIGHT0_X + off + 1, pos[1]);
+    cmdf(g, LIGHT0_X + off + 2, pos[2]);
+    cmd(g, GE_LIGHT_TYPE0 + (unsigned)light, (uint32_t)((type & GU_AMBIENT_AND_DIFFUSE) << 8 | ltype));
+}
+
+void gu_light_color(struct gu *g, int light, int component, uint32_t color)
+{
+    unsigned off = (unsigned)light * 3;
+    if (component == GU_AMBIENT || component == GU_AMBIENT_AND_DIFFUSE) cmd(g, LIGHT0_AMBIENT + off, color);
+    if (component == GU_DIFFUSE || component == GU_AMBIENT_AND_DIFFUSE || component == GU_DIFFUSE_AND_SPECULAR)
+        cmd(g, LIGHT0_AMBIENT + off + 1, color);
+    if (component == GU_SPECULAR || component == GU_DIFFUSE_AND_SPECULAR) cmd(g, LIGHT0_AMBIENT + off + 2, color);
+}
+
+void gu_light_att(struct gu *g, int light, float atten0, float atten1, float atten2)
+{
+    unsigned off = (unsigned)light * 3;
+    cmdf(g, LIGHT0_CONSTANT_ATTEN + off, atten0);
+    cmdf(g, LIGHT0_CONSTANT_ATTEN + off + 1, atten1);
+    cmdf(g, LIGHT0_CONSTANT_ATTEN + off + 2, atten2);
+}
+
+void gu_light_mode(struct gu *g, int mode) { cmd(g, GE_LIGHT_MODE, (uint32_t)mode); }
+
+void gu_light_spot(struct gu *g, int light, const float dir[3], float exponent, float cutoff)
+{
+    unsigned off = (unsigned)light * 3;
+    cmdf(g, LIGHT0_EXPONENT_ATTEN + (unsigned)light, exponent);
+    cmdf(g, LIGHT0_CUTOFF_ATTEN + (unsigned)light, cutoff);
+    cmdf(g, LIGHT0_DIRECTION_X + off, dir[0]);
+    cmdf(g, LIGHT0_DIRECTION_X + off + 1, dir[1]);
+    cmdf(g, LIGHT0_DIRECTION_X + off + 2, dir[2]);
+}
+
+void gu_copy_image(struct gu *g, int psm, int sx, int sy, int width, int height, int srcw, uint32_t src, int dx, int dy,
+                   int destw, uint32_t dest)
+{
+    cmd(g, GE_TRX_SRC, src);
+    cmd(g, GE_TRX_SRC_W, ((src & 0xFF000000u) >> 8) | (uint32_t)srcw);
+    cmd(g, GE_TRX_SRC_POS, (uint32_t)(sy << 10 | sx));
+    cmd(g, GE_TRX_DST, dest);
+    cmd(g, GE_TRX_DST_W, ((dest & 0xFF000000u) >> 8) | (uint32_t)destw);
+    cmd(g, GE_TRX_DST_POS, (uint32_t)(dy << 10 | dx));
+    cmd(g, GE_TRX_SIZE, (uint32_t)((height - 1) << 10 | (width - 1)));
+    cmd(g, GE_TRX_KICK, (psm ^ 3) ? 0 : 1);
+}
+
+void gu_tex_level_mode(struct gu *g, unsigned mode, float bias)
+{
+    int offset = (int)truncf(bias * 16.0f);
+    if (offset >= 128) offset = 128;
+    else if (offset < -128) offset = -128;
+    cmd(g, GE_TEX_LEVEL, (uint32_t)offset << 16 | mode);
+}
+
+void gu_tex_map_mode(struct gu *g, int mode, unsigned lu, unsigned lv)
+{
+    g->texture_map_mode = mode & 3;
+    cmd(g, GE_TEX_MAPMODE, (uint32_t)(g->texture_proj_map_mode | (mode & 3)));
+    cmd(g, GE_TEX_SHADE, lu << 8 | (lv & 3));
+}
+
+void gu_tex_proj_map_mode(struct gu *g, int mode)
+{
+    g->texture_proj_map_mode = (mode & 3) << 8;
+    cmd(g, GE_TEX_MAPMODE, (uint32_t)((mode & 3) << 8 | g->texture_map_mode));
+}
+
+void gu_morph_weight(struct gu *g, int index, float weight) { cmdf(g, GE_MORPH0 + (unsigned)index, weight); }
+
+void gu_depth_offset(struct gu *g, unsigned offset)
+{
+    g->depth_offset = (int)offset;
+    gu_depth_range(g, g->near_plane, g->far_plane);
 }

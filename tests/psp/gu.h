@@ -35,6 +35,17 @@ enum {
     GU_SRC_COLOR = 0, GU_ONE_MINUS_SRC_COLOR = 1, GU_SRC_ALPHA = 2, GU_ONE_MINUS_SRC_ALPHA = 3,
     GU_DST_ALPHA = 4, GU_ONE_MINUS_DST_ALPHA = 5, GU_DOUBLE_SRC_ALPHA = 6, GU_ONE_MINUS_DOUBLE_SRC_ALPHA = 7,
     GU_DOUBLE_DST_ALPHA = 8, GU_ONE_MINUS_DOUBLE_DST_ALPHA = 9, GU_FIX = 10,
+    GU_DST_COLOR = 0, GU_ONE_MINUS_DST_COLOR = 1,
+    GU_NEVER = 0, GU_ALWAYS = 1, GU_EQUAL = 2, GU_NOTEQUAL = 3, GU_LESS = 4, GU_LEQUAL = 5, GU_GREATER = 6,
+    GU_GEQUAL = 7,
+    GU_KEEP = 0, GU_ZERO = 1, GU_REPLACE = 2, GU_INVERT = 3, GU_INCR = 4, GU_DECR = 5,
+    GU_AMBIENT = 1, GU_DIFFUSE = 2, GU_SPECULAR = 4, GU_AMBIENT_AND_DIFFUSE = 3, GU_DIFFUSE_AND_SPECULAR = 6,
+    GU_POWERED_DIFFUSE = 8,
+    GU_SINGLE_COLOR = 0, GU_SEPARATE_SPECULAR_COLOR = 1,
+    GU_DIRECTIONAL = 0, GU_POINTLIGHT = 1, GU_SPOTLIGHT = 2,
+    GU_TEXTURE_COORDS = 0, GU_TEXTURE_MATRIX = 1, GU_ENVIRONMENT_MAP = 2,
+    GU_TEXTURE_AUTO = 0, GU_TEXTURE_CONST = 1, GU_TEXTURE_SLOPE = 2,
+    GU_POSITION = 0, GU_UV = 1, GU_NORMALIZED_NORMAL = 2, GU_NORMAL = 3,
     GU_DIRECT = 0, GU_CALL = 1, GU_SEND = 2,
     GU_FALSE = 0, GU_TRUE = 1,
 };
@@ -54,6 +65,11 @@ enum {
 #define GU_VERTEX_32BITF (3u << 7)
 #define GU_INDEX_8BIT (1u << 11)
 #define GU_INDEX_16BIT (2u << 11)
+#define GU_WEIGHT_8BIT (1u << 9)
+#define GU_WEIGHT_16BIT (2u << 9)
+#define GU_WEIGHT_32BITF (3u << 9)
+#define GU_WEIGHTS(n) ((((unsigned)(n) - 1) & 7) << 14)
+#define GU_VERTICES(n) ((((unsigned)(n) - 1) & 7) << 18)
 #define GU_TRANSFORM_3D (0u << 23)
 #define GU_TRANSFORM_2D (1u << 23)
 
@@ -67,6 +83,7 @@ struct gu {
     /* libgu's context (GuContext) */
     int scissor_enable, scissor_start[2], scissor_end[2];
     int near_plane, far_plane, depth_offset, fragment_2x, texture_function;
+    int texture_map_mode, texture_proj_map_mode;
     uint32_t clear_color, clear_stencil, clear_depth;
 };
 
@@ -119,5 +136,31 @@ void gu_clear_depth(struct gu *g, unsigned depth);
 void gu_clear_stencil(struct gu *g, unsigned stencil);
 void gu_clear(struct gu *g, int flags);
 void gu_draw_array(struct gu *g, int prim, uint32_t vtype, int count, uint32_t indices, uint32_t vertices);
+void gu_stencil_func(struct gu *g, int func, int ref, int mask);
+void gu_stencil_op(struct gu *g, int fail, int zfail, int zpass);
+void gu_depth_func(struct gu *g, int function);
+void gu_alpha_func(struct gu *g, int func, int value, int mask);
+void gu_color_func(struct gu *g, int func, uint32_t color, uint32_t mask);
+void gu_logical_op(struct gu *g, int op);
+void gu_pixel_mask(struct gu *g, uint32_t mask);
+void gu_clut_mode(struct gu *g, unsigned cpsm, unsigned shift, unsigned mask, unsigned csa);
+void gu_clut_load(struct gu *g, int num_blocks, uint32_t cbp);
+void gu_fog(struct gu *g, float near, float far, uint32_t color);
+void gu_ambient(struct gu *g, uint32_t color);
+void gu_ambient_color(struct gu *g, uint32_t color);
+void gu_model_color(struct gu *g, uint32_t emissive, uint32_t ambient, uint32_t diffuse, uint32_t specular);
+void gu_material(struct gu *g, int mode, uint32_t color);
+void gu_light(struct gu *g, int light, int type, int components, const float pos[3]);
+void gu_light_color(struct gu *g, int light, int component, uint32_t color);
+void gu_light_att(struct gu *g, int light, float atten0, float atten1, float atten2);
+void gu_light_mode(struct gu *g, int mode);
+void gu_light_spot(struct gu *g, int light, const float dir[3], float exponent, float cutoff);
+void gu_copy_image(struct gu *g, int psm, int sx, int sy, int width, int height, int srcw, uint32_t src, int dx, int dy,
+                   int destw, uint32_t dest);
+void gu_tex_level_mode(struct gu *g, unsigned mode, float bias);
+void gu_tex_map_mode(struct gu *g, int mode, unsigned lu, unsigned lv);
+void gu_tex_proj_map_mode(struct gu *g, int mode);
+void gu_morph_weight(struct gu *g, int index, float weight);
+void gu_depth_offset(struct gu *g, unsigned offset);
 
 #endif

@@ -49,6 +49,8 @@ int psp_texcolors_rgba5551(struct psp *p);
 int psp_texcolors_dxt1(struct psp *p);
 int psp_texcolors_dxt3(struct psp *p);
 int psp_texcolors_dxt5(struct psp *p);
+int psp_commands_blend(struct psp *p);
+int psp_commands_blend565(struct psp *p);
 int psp_texfunc_add(struct psp *p);
 int psp_texfunc_blend(struct psp *p);
 int psp_texfunc_decal(struct psp *p);

@@ -131,9 +131,15 @@ void psp_checkpoint(struct psp *p, const char *fmt, ...)
     keep_line(p, buf);
 }
 
-void psp_label(struct psp *p, const char *title)
+void psp_label(struct psp *p, const char *title) { psp_other(p, "%s", title); }
+
+void psp_other(struct psp *p, const char *fmt, ...)
 {
     char buf[512];
-    snprintf(buf, sizeof buf, "%c%s", PSP_LABEL_MARK, title);
+    buf[0] = PSP_LABEL_MARK;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + 1, sizeof buf - 1, fmt, ap);
+    va_end(ap);
     keep_line(p, buf);
 }

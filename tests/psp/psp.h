@@ -54,6 +54,9 @@ void psp_checkpoint(struct psp *p, const char *fmt, ...) __attribute__((format(p
  * empty line the framework prints before it is not kept (the suite skips
  * empty lines of the recordings too). */
 void psp_label(struct psp *p, const char *title);
+/* A line the program prints that is no GE value (a kernel call's return
+ * code): checked in place like a title, not counted. */
+void psp_other(struct psp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The first byte of a kept line that is a label. */
 #define PSP_LABEL_MARK '\x01'
 /* Marks the run as void with a reason (first one kept). */

@@ -15,6 +15,8 @@ const struct psp_port psp_ports[] = {
     {"texcolors/dxt1", psp_texcolors_dxt1},
     {"texcolors/dxt3", psp_texcolors_dxt3},
     {"texcolors/dxt5", psp_texcolors_dxt5},
+    {"commands/blend", psp_commands_blend},
+    {"commands/blend565", psp_commands_blend565},
     {"texfunc/add", psp_texfunc_add},
     {"texfunc/blend", psp_texfunc_blend},
     {"texfunc/decal", psp_texfunc_decal},
@@ -89,7 +91,7 @@ void psp_suite_run(const char *dir, const char *only, FILE *out, struct psp_suit
                 } else if (got) {
                     if (label) bad_labels++;
                     fprintf(out, "  %s line %zu%s:\n    PSP:    %s\n    getile: %s\n", pt->program, i + 1,
-                            label ? " (a section title: the port is out of step)" : "", exp[i], got);
+                            label ? " (not a GE value: the port is out of step)" : "", exp[i], got);
                 }
             }
             res->values += nv;
