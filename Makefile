@@ -74,7 +74,8 @@ $(BUILD)/psp_suite: $(BUILD)/obj/tests/psp/main.o $(PSP_OBJ) $(BUILD)/libgetile.
 PSP_GPU_DIR ?= $(firstword $(wildcard ../shared/pspautotests-gpu ../../shared/pspautotests-gpu /work/shared/pspautotests-gpu))
 psp-suite: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory $(BUILD)/psp_suite
-	$(BUILD)/psp_suite '$(PSP_GPU_DIR)'
+	@mkdir -p $(BUILD)/psp-suite
+	$(BUILD)/psp_suite '$(PSP_GPU_DIR)' --save-dir $(BUILD)/psp-suite
 
 # The README's first command: set up, build, render the bundled sample.
 demo: $(DEPS_STAMP)

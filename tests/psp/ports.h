@@ -26,12 +26,16 @@ struct psp_suite_result {
     unsigned programs, programs_missing; /* ports run; ports whose .expected is absent */
     unsigned values, matched;            /* printed lines compared, and equal */
     unsigned errors;                     /* ports that could not run or printed the wrong number of lines */
+    unsigned shots, shots_exact;         /* screenshots compared with the PSP's, and equal in RGB */
 };
 
 /* Runs every port (or those whose program name contains `only`, when not
  * NULL) against DIR, printing per program `N of M values match the PSP`,
  * each differing line beside the PSP's, and the totals, to out. */
 void psp_suite_run(const char *dir, const char *only, FILE *out, struct psp_suite_result *res);
+/* Where psp_suite_run writes getile's screenshots (NAME.getile.png, beside
+ * a copy of the PSP's NAME.psp.png) when one differs; NULL: nowhere. */
+extern const char *psp_suite_save_dir;
 
 struct gu;
 /* The framebuffer set-up most programs' init() opens with: 8888 draw and
@@ -51,6 +55,7 @@ int psp_texcolors_dxt3(struct psp *p);
 int psp_texcolors_dxt5(struct psp *p);
 int psp_commands_blend(struct psp *p);
 int psp_commands_blend565(struct psp *p);
+int psp_commands_cull(struct psp *p);
 int psp_texfunc_add(struct psp *p);
 int psp_texfunc_blend(struct psp *p);
 int psp_texfunc_decal(struct psp *p);

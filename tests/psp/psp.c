@@ -19,6 +19,7 @@ void psp_free(struct psp *p)
 {
     for (size_t i = 0; i < p->nlines; i++) free(p->lines[i]);
     free(p->lines);
+    free(p->shot);
     gt_render_free(&p->r);
     memset(p, 0, sizeof *p);
 }
@@ -142,4 +143,35 @@ void psp_other(struct psp *p, const char *fmt, ...)
     vsnprintf(buf + 1, sizeof buf - 1, fmt, ap);
     va_end(ap);
     keep_line(p, buf);
+}
+
+/* A 16-bit pixel's channel of `bits` bits at `shift`, widened to 8 bits. */
+static uint8_t widen(uint32_t px, unsigned shift, unsigned bits)
+{
+    uint32_t v = (px >> shift) & ((1u << bits) - 1);
+    return (uint8_t)(v << (8 - bits) | v >> (2 * bits - 8)); /* bits 4 to 6 */
+}
+
+void psp_screenshot(struct psp *p, uint32_t addr, uint32_t stride, int psm)
+{
+    if (!p->shot && !(p->shot = malloc(512 * 272 * 4))) {
+        psp_fail(p, "out of memory");
+        return;
+    }
+    unsigned bpp = psm == 3 ? 4 : 2;
+    uint8_t row[512 * 4];
+    for (uint32_t y = 0; y < 272; y++) {
+        psp_read(p, addr + y * stride * bpp, row, 512 * bpp);
+        for (uint32_t x = 0; x < 512; x++) {
+            uint8_t *o = p->shot + (y * 512 + x) * 4;
+            if (bpp == 4) {
+                memcpy(o, row + 4 * x, 4);
+                continue;
+            }
+            uint32_t px = (uint32_t)row[2 * x] | (uint32_t)row[2 * x + 1] << 8;
+            if (psm == 0) o[0] = widen(px, 0, 5), o[1] = widen(px, 5, 6), o[2] = widen(px, 11, 5), o[3] = 255;
+            else if (psm == 1) o[0] = widen(px, 0, 5), o[1] = widen(px, 5, 5), o[2] = widen(px, 10, 5), o[3] = px >> 15 ? 255 : 0;
+            else o[0] = widen(px, 0, 4), o[1] = widen(px, 4, 4), o[2] = widen(px, 8, 4), o[3] = widen(px, 12, 4);
+        }
+    }
 }

@@ -23,6 +23,7 @@ struct psp {
     char **lines;    /* what the program printed, one line each, without the framework's "[x] " */
     size_t nlines, cap;
     int failed;      /* an emulated call went wrong (out of heap, bad list): the run is void */
+    uint8_t *shot;   /* the screenshot (emulatorEmitScreenshot), 512x272 RGBA, or NULL */
     char err[160];
 };
 
@@ -59,6 +60,9 @@ void psp_label(struct psp *p, const char *title);
 void psp_other(struct psp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The first byte of a kept line that is a label. */
 #define PSP_LABEL_MARK '\x01'
+/* emulatorEmitScreenshot: what the display shows, the framebuffer at
+ * addr (stride in pixels, format 0-3 as the display's), as 512x272 RGBA. */
+void psp_screenshot(struct psp *p, uint32_t addr, uint32_t stride, int psm);
 /* Marks the run as void with a reason (first one kept). */
 void psp_fail(struct psp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

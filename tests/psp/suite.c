@@ -6,7 +6,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "image.h"
 #include "psp/ports.h"
+
+const char *psp_suite_save_dir;
+
+/* Compares the port's screenshot with the PSP's DIR/FILE.expected.png: RGB
+ * over the 480x272 visible area. Returns the differing pixels, or -1 when
+ * the recording is unreadable. */
+static long compare_shot(const char *dir, const char *file, const uint8_t *shot, FILE *out)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.expected.png", dir, file);
+    struct gt_image img = {0};
+    struct gt_diag d = {0};
+    if (gt_png_read_file(path, &img, &d) < 0) {
+        fprintf(out, "  %s: the PSP's screenshot is unreadable: %s\n", file, d.msg);
+        return -1;
+    }
+    long diff = 0;
+    if (img.w < 480 || img.h < 272) {
+        diff = 480 * 272;
+    } else {
+        for (uint32_t y = 0; y < 272; y++)
+            for (uint32_t x = 0; x < 480; x++)
+                diff += memcmp(img.rgba + ((size_t)y * img.w + x) * 4, shot + ((size_t)y * 512 + x) * 4, 3) != 0;
+    }
+    if (diff && psp_suite_save_dir) {
+        uint8_t *opaque = malloc((size_t)512 * 272 * 4);
+        if (opaque) {
+            for (size_t i = 0; i < (size_t)512 * 272; i++) memcpy(opaque + 4 * i, shot + 4 * i, 3), opaque[4 * i + 3] = 255;
+            snprintf(path, sizeof path, "%s/%s.getile.png", psp_suite_save_dir, file);
+            if (gt_png_write_file(path, opaque, 512, 272, &d) < 0) fprintf(out, "  %s: %s\n", path, d.msg);
+            for (size_t i = 0; i < (size_t)img.w * img.h; i++) img.rgba[4 * i + 3] = 255;
+            snprintf(path, sizeof path, "%s/%s.psp.png", psp_suite_save_dir, file);
+            if (gt_png_write_file(path, img.rgba, img.w, img.h, &d) < 0) fprintf(out, "  %s: %s\n", path, d.msg);
+            free(opaque);
+        }
+    }
+    gt_image_free(&img);
+    return diff;
+}
 
 const struct psp_port psp_ports[] = {
     {"texcolors/rgb565", psp_texcolors_rgb565},
@@ -17,6 +57,7 @@ const struct psp_port psp_ports[] = {
     {"texcolors/dxt5", psp_texcolors_dxt5},
     {"commands/blend", psp_commands_blend},
     {"commands/blend565", psp_commands_blend565},
+    {"commands/cull", psp_commands_cull},
     {"texfunc/add", psp_texfunc_add},
     {"texfunc/blend", psp_texfunc_blend},
     {"texfunc/decal", psp_texfunc_decal},
@@ -101,12 +142,25 @@ void psp_suite_run(const char *dir, const char *only, FILE *out, struct psp_suit
                 fprintf(out, "  %s: %s%s(%zu lines printed, the PSP printed %zu)\n", pt->program,
                         p.failed ? p.err : "", p.failed ? " " : "", p.nlines, ne);
             }
-            fprintf(out, "%s: %u of %u values match the PSP\n", pt->program, m, nv);
+            fprintf(out, "%s: %u of %u values match the PSP", pt->program, m, nv);
+            if (p.shot) {
+                long diff = compare_shot(dir, file, p.shot, out);
+                res->shots++;
+                if (diff == 0) res->shots_exact++;
+                if (diff < 0) res->errors++;
+                if (diff == 0)
+                    fprintf(out, "; screenshot exact");
+                else if (diff > 0)
+                    fprintf(out, "; screenshot: %ld of 130560 pixels differ", diff);
+            }
+            fputc('\n', out);
             psp_free(&p);
         }
         for (size_t i = 0; i < ne; i++) free(exp[i]);
         free(exp);
     }
-    fprintf(out, "total: %u of %u values match the PSP (%u programs, %u with errors, %u without a recording)\n",
-            res->matched, res->values, res->programs, res->errors, res->programs_missing);
+    fprintf(out,
+            "total: %u of %u values match the PSP, %u of %u screenshots exact (%u programs, %u with errors, %u without "
+            "a recording)\n",
+            res->matched, res->values, res->shots_exact, res->shots, res->programs, res->errors, res->programs_missing);
 }
