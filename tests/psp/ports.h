@@ -57,6 +57,7 @@ int psp_commands_blend(struct psp *p);
 int psp_commands_blend565(struct psp *p);
 int psp_commands_cull(struct psp *p);
 int psp_commands_fog(struct psp *p);
+int psp_commands_light(struct psp *p);
 int psp_texfunc_add(struct psp *p);
 int psp_texfunc_blend(struct psp *p);
 int psp_texfunc_decal(struct psp *p);

@@ -59,6 +59,7 @@ const struct psp_port psp_ports[] = {
     {"commands/blend565", psp_commands_blend565},
     {"commands/cull", psp_commands_cull},
     {"commands/fog", psp_commands_fog},
+    {"commands/light", psp_commands_light},
     {"texfunc/add", psp_texfunc_add},
     {"texfunc/blend", psp_texfunc_blend},
     {"texfunc/decal", psp_texfunc_decal},
