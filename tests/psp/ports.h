@@ -55,6 +55,7 @@ int psp_texcolors_dxt3(struct psp *p);
 int psp_texcolors_dxt5(struct psp *p);
 int psp_commands_blend(struct psp *p);
 int psp_commands_blend565(struct psp *p);
+int psp_commands_blocktransfer(struct psp *p);
 int psp_commands_cull(struct psp *p);
 int psp_commands_fog(struct psp *p);
 int psp_commands_light(struct psp *p);

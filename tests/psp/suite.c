@@ -57,6 +57,7 @@ const struct psp_port psp_ports[] = {
     {"texcolors/dxt5", psp_texcolors_dxt5},
     {"commands/blend", psp_commands_blend},
     {"commands/blend565", psp_commands_blend565},
+    {"commands/blocktransfer", psp_commands_blocktransfer},
     {"commands/cull", psp_commands_cull},
     {"commands/fog", psp_commands_fog},
     {"commands/light", psp_commands_light},
