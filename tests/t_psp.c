@@ -2,8 +2,9 @@
  * the test libgu (tests/psp/gu.c) emits, checked against what pspsdk's
  * libgu sources emit (pspdev/pspsdk src/gu/, and the values
  * ../shared/pspautotests-exact/README.md records for sceGuDepthRange and
- * sceGuViewport), and the suite held to tests/psp-floor.txt, a count of
- * values matching the PSP's recordings that only ever goes up. */
+ * sceGuViewport), and the suite held to tests/psp-floor.txt: the values
+ * matching the PSP's recordings and the exact screenshots, counts that only
+ * ever go up. */
 #include <string.h>
 
 #include "psp/gu.h"
@@ -131,8 +132,9 @@ TEST(psp_suite_reaches_floor)
     if (!dir) test_skip("../shared/pspautotests-gpu is absent: the ported GPU programs are not run");
     char floor_text[64];
     test_read_text("tests/psp-floor.txt", floor_text, sizeof floor_text);
-    unsigned floor = 0;
-    CHECK_MSG(sscanf(floor_text, "%u", &floor) == 1 && floor > 0, "tests/psp-floor.txt holds no count");
+    unsigned floor = 0, shot_floor = 0;
+    CHECK_MSG(sscanf(floor_text, "%u %u", &floor, &shot_floor) == 2 && floor > 0,
+              "tests/psp-floor.txt holds no counts (values matching, screenshots exact)");
     static char report[1 << 16];
     FILE *f = fmemopen(report, sizeof report - 1, "w");
     CHECK(f);
@@ -142,4 +144,6 @@ TEST(psp_suite_reaches_floor)
     CHECK_MSG(r.programs == psp_nports, "%u of %u ports have a recording:\n%s", r.programs, psp_nports, report);
     CHECK_MSG(r.errors == 0, "%u ports failed to run:\n%s", r.errors, report);
     CHECK_MSG(r.matched >= floor, "%u values match the PSP, fewer than the floor %u:\n%s", r.matched, floor, report);
+    CHECK_MSG(r.shots_exact >= shot_floor, "%u screenshots are exact, fewer than the floor %u:\n%s", r.shots_exact,
+              shot_floor, report);
 }

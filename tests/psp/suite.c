@@ -55,12 +55,14 @@ const struct psp_port psp_ports[] = {
     {"texcolors/dxt1", psp_texcolors_dxt1},
     {"texcolors/dxt3", psp_texcolors_dxt3},
     {"texcolors/dxt5", psp_texcolors_dxt5},
+    {"commands/basic", psp_commands_basic},
     {"commands/blend", psp_commands_blend},
     {"commands/blend565", psp_commands_blend565},
     {"commands/blocktransfer", psp_commands_blocktransfer},
     {"commands/cull", psp_commands_cull},
     {"commands/fog", psp_commands_fog},
     {"commands/light", psp_commands_light},
+    {"commands/material", psp_commands_material},
     {"texfunc/add", psp_texfunc_add},
     {"texfunc/blend", psp_texfunc_blend},
     {"texfunc/decal", psp_texfunc_decal},
@@ -74,8 +76,12 @@ static char **read_expected(const char *path, size_t *n)
 {
     FILE *f = fopen(path, "r");
     if (!f) return NULL;
-    char **v = NULL, buf[1024];
-    size_t cap = 0;
+    char **v = malloc(sizeof *v), buf[1024]; /* an empty recording is a valid one */
+    size_t cap = 1;
+    if (!v) {
+        fclose(f);
+        return NULL;
+    }
     *n = 0;
     while (fgets(buf, sizeof buf, f)) {
         size_t len = strcspn(buf, "\r\n");
@@ -84,7 +90,7 @@ static char **read_expected(const char *path, size_t *n)
         const char *s = buf;
         if ((s[0] == '[') && (s[1] == 'x' || s[1] == 'r') && s[2] == ']' && s[3] == ' ') s += 4;
         if (*n == cap) {
-            cap = cap ? cap * 2 : 64;
+            cap *= 2;
             char **nv = realloc(v, cap * sizeof *nv);
             if (!nv) break;
             v = nv;
