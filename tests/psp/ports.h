@@ -47,6 +47,9 @@ void psp_screen_setup(struct gu *g, int near, int far, int sw, int sh);
 /* sceGuSetMatrix of the identity for GU_MODEL, GU_VIEW and GU_PROJECTION. */
 void psp_identity_matrices(struct gu *g);
 
+int psp_filtering_linear(struct psp *p);
+int psp_filtering_mipmaplinear(struct psp *p);
+int psp_filtering_nearest(struct psp *p);
 int psp_texcolors_rgb565(struct psp *p);
 int psp_texcolors_rgba4444(struct psp *p);
 int psp_texcolors_rgba5551(struct psp *p);

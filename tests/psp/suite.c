@@ -49,6 +49,9 @@ static long compare_shot(const char *dir, const char *file, const uint8_t *shot,
 }
 
 const struct psp_port psp_ports[] = {
+    {"filtering/linear", psp_filtering_linear},
+    {"filtering/mipmaplinear", psp_filtering_mipmaplinear},
+    {"filtering/nearest", psp_filtering_nearest},
     {"texcolors/rgb565", psp_texcolors_rgb565},
     {"texcolors/rgba4444", psp_texcolors_rgba4444},
     {"texcolors/rgba5551", psp_texcolors_rgba5551},
