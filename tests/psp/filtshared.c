@@ -49,7 +49,8 @@ void filt_clear(struct filt_env *e, uint32_t c)
         psp_dmac_memcpy(e->p, PSP_EDRAM, e->copybuf, 512 * 4);
         return;
     }
-    for (uint32_t i = 0; i < 512 * 272; i++) psp_write32(e->p, e->copybuf + 4 * i, c);
+    for (uint32_t i = 0; i < 512 * 272; i++) e->host[i] = c; /* the CPU's fill of copybuf */
+    psp_write(e->p, e->copybuf, e->host, sizeof e->host);
     psp_dmac_memcpy(e->p, PSP_EDRAM, e->copybuf, 512 * 272 * 4);
     e->buf_dirty = false;
 }
@@ -64,9 +65,10 @@ uint32_t filt_read_full(struct filt_env *e, int x, int y)
 {
     if (e->buf_dirty) {
         psp_dmac_memcpy(e->p, e->copybuf, PSP_EDRAM, 512 * 272 * 4);
+        psp_read(e->p, e->copybuf, e->host, sizeof e->host);
         e->buf_dirty = false;
     }
-    return psp_read32(e->p, e->copybuf + 4 * (uint32_t)(512 * y + x));
+    return e->host[512 * y + x]; /* copybuf as the CPU reads it (little endian, as the host) */
 }
 
 void filt_display(struct filt_env *e, const char *title)

@@ -12,6 +12,7 @@ struct filt_env {
     struct gu g;
     uint32_t list, copybuf;
     bool read_full, buf_dirty;
+    uint32_t host[512 * 272]; /* copybuf as last written or read in full */
 };
 
 /* initDisplay: the 8888 screen with OFFSET at (2048 - 240, 2048 - 136)
