@@ -71,10 +71,7 @@ static void cl_init(struct cl *t, struct psp *p, int pattern)
     struct gu *g = &t->g;
     gu_init(g, p);
     gu_start(g, GU_DIRECT, t->list);
-    gu_draw_buffer(g, GU_PSM_8888, 0, 512);
-    gu_disp_buffer(g, 480, 272, 0, 512);
-    gu_scissor(g, 0, 0, 480, 272);
-    gu_enable(g, GU_SCISSOR_TEST);
+    psp_plain_setup(g);
     gu_finish(g);
     gu_sync(g);
     psp_dmac_memcpy(p, PSP_EDRAM, t->copybuf, 512 * 272 * 4);

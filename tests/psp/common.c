@@ -22,3 +22,11 @@ void psp_identity_matrices(struct gu *g)
     gu_set_matrix(g, GU_VIEW, ones);
     gu_set_matrix(g, GU_PROJECTION, ones);
 }
+
+void psp_plain_setup(struct gu *g)
+{
+    gu_draw_buffer(g, GU_PSM_8888, 0, 512);
+    gu_disp_buffer(g, 480, 272, 0, 512);
+    gu_scissor(g, 0, 0, 480, 272);
+    gu_enable(g, GU_SCISSOR_TEST);
+}

@@ -16,10 +16,7 @@ static void mat_init(struct gu *g, struct psp *p, uint32_t list)
 {
     gu_init(g, p);
     gu_start(g, GU_DIRECT, list);
-    gu_draw_buffer(g, GU_PSM_8888, 0, 512);
-    gu_disp_buffer(g, 480, 272, 0, 512);
-    gu_scissor(g, 0, 0, 480, 272);
-    gu_enable(g, GU_SCISSOR_TEST);
+    psp_plain_setup(g);
     gu_finish(g);
     gu_sync(g);
 }

@@ -44,6 +44,10 @@ struct gu;
  * 2048, sceGuDepthRange(near, far), depth writes on, and the scissor
  * (0, 0, sw, sh) enabled. */
 void psp_screen_setup(struct gu *g, int near, int far, int sw, int sh);
+/* The shorter set-up of the programs that leave depth and viewport alone:
+ * 8888 draw and display buffers at VRAM 0 (stride 512, 480x272) and the
+ * full-screen scissor enabled. */
+void psp_plain_setup(struct gu *g);
 /* sceGuSetMatrix of the identity for GU_MODEL, GU_VIEW and GU_PROJECTION. */
 void psp_identity_matrices(struct gu *g);
 
