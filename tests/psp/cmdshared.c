@@ -7,6 +7,12 @@ void cmd_init_display(struct cmd_env *e, struct psp *p)
 {
     e->p = p;
     e->list = psp_alloc(p, 16, 262144 * 4);
+    e->clut = psp_alloc(p, 16, 16);
+    e->image = psp_alloc(p, 16, 32);
+    static const uint32_t clut[3] = {0xFFFF0000, 0xFF0000FF, 0xFFFF00FF};
+    static const uint8_t image[32] = {0, 1, [16] = 1, 2};
+    psp_write(p, e->clut, clut, sizeof clut);
+    psp_write(p, e->image, image, sizeof image);
     struct gu *g = &e->g;
     gu_init(g, p);
     gu_start(g, GU_DIRECT, e->list);
@@ -30,4 +36,16 @@ void cmd_end_frame(struct cmd_env *e)
 {
     gu_finish(&e->g);
     gu_sync(&e->g);
+}
+
+void cmd_simple_texture(struct cmd_env *e)
+{
+    struct gu *g = &e->g;
+    gu_enable(g, GU_TEXTURE_2D);
+    gu_tex_mode(g, GU_PSM_T8, 0, 0, GU_FALSE);
+    gu_tex_filter(g, GU_NEAREST, GU_NEAREST);
+    gu_tex_func(g, GU_TFX_DECAL, GU_TCC_RGB);
+    gu_clut_mode(g, GU_PSM_8888, 0, 0xFF, 0);
+    gu_tex_image(g, 0, 2, 2, 16, e->image);
+    gu_clut_load(g, 1, e->clut);
 }

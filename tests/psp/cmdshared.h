@@ -9,6 +9,7 @@ struct cmd_env {
     struct psp *p;
     struct gu g;
     uint32_t list;
+    uint32_t clut, image; /* setSimpleTexture's clutRedBlue and imageData */
 };
 
 /* initDisplay: sceGuInit, the 480x272 8888 screen with depth range
@@ -18,5 +19,8 @@ void cmd_init_display(struct cmd_env *e, struct psp *p);
 void cmd_start_frame(struct cmd_env *e);
 /* endFrame: the list finished and waited for. */
 void cmd_end_frame(struct cmd_env *e);
+/* setSimpleTexture: a 2x2 T8 texture (indices 0 1 / 1 2) through the
+ * CLUT red, blue, magenta, DECAL, nearest. */
+void cmd_simple_texture(struct cmd_env *e);
 
 #endif

@@ -81,5 +81,14 @@ int psp_texfunc_blend(struct psp *p);
 int psp_texfunc_decal(struct psp *p);
 int psp_texfunc_modulate(struct psp *p);
 int psp_texfunc_replace(struct psp *p);
+int psp_primitives_points(struct psp *p);
+int psp_primitives_lines(struct psp *p);
+int psp_primitives_linestrip(struct psp *p);
+int psp_primitives_triangles(struct psp *p);
+int psp_primitives_trianglefan(struct psp *p);
+int psp_primitives_trianglestrip(struct psp *p);
+int psp_primitives_rectangles(struct psp *p);
+int psp_primitives_invalidprim(struct psp *p);
+int psp_primitives_continue(struct psp *p);
 
 #endif

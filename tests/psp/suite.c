@@ -79,6 +79,15 @@ const struct psp_port psp_ports[] = {
     {"texfunc/decal", psp_texfunc_decal},
     {"texfunc/modulate", psp_texfunc_modulate},
     {"texfunc/replace", psp_texfunc_replace},
+    {"primitives/points", psp_primitives_points},
+    {"primitives/lines", psp_primitives_lines},
+    {"primitives/linestrip", psp_primitives_linestrip},
+    {"primitives/triangles", psp_primitives_triangles},
+    {"primitives/trianglefan", psp_primitives_trianglefan},
+    {"primitives/trianglestrip", psp_primitives_trianglestrip},
+    {"primitives/rectangles", psp_primitives_rectangles},
+    {"primitives/invalidprim", psp_primitives_invalidprim},
+    {"primitives/continue", psp_primitives_continue},
 };
 const unsigned psp_nports = sizeof psp_ports / sizeof psp_ports[0];
 
