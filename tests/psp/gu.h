@@ -68,6 +68,7 @@ enum {
 #define GU_VERTEX_32BITF (3u << 7)
 #define GU_INDEX_8BIT (1u << 11)
 #define GU_INDEX_16BIT (2u << 11)
+#define GU_INDEX_BITS (3u << 11)
 #define GU_WEIGHT_8BIT (1u << 9)
 #define GU_WEIGHT_16BIT (2u << 9)
 #define GU_WEIGHT_32BITF (3u << 9)

@@ -90,5 +90,7 @@ int psp_primitives_trianglestrip(struct psp *p);
 int psp_primitives_rectangles(struct psp *p);
 int psp_primitives_invalidprim(struct psp *p);
 int psp_primitives_continue(struct psp *p);
+int psp_primitives_indices(struct psp *p);
+int psp_primitives_immediate(struct psp *p);
 
 #endif

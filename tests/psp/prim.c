@@ -36,3 +36,14 @@ void vb_pad(struct vb *b, unsigned size)
 }
 
 void vb_store(const struct vb *b, struct psp *p, uint32_t addr) { psp_write(p, addr, b->b, b->n); }
+
+void cpu_copy(struct psp *p, uint32_t dst, uint32_t src, uint32_t n)
+{
+    uint8_t buf[256];
+    while (n) {
+        uint32_t k = n < sizeof buf ? n : (uint32_t)sizeof buf;
+        psp_read(p, src, buf, k);
+        psp_write(p, dst, buf, k);
+        src += k, dst += k, n -= k;
+    }
+}

@@ -37,5 +37,7 @@ void vb_f32(struct vb *b, float v);
 /* The end of one struct of `size` bytes: padding up to a multiple of it. */
 void vb_pad(struct vb *b, unsigned size);
 void vb_store(const struct vb *b, struct psp *p, uint32_t addr);
+/* A struct assignment by the CPU between lists: n bytes from src to dst. */
+void cpu_copy(struct psp *p, uint32_t dst, uint32_t src, uint32_t n);
 
 #endif

@@ -88,6 +88,8 @@ const struct psp_port psp_ports[] = {
     {"primitives/rectangles", psp_primitives_rectangles},
     {"primitives/invalidprim", psp_primitives_invalidprim},
     {"primitives/continue", psp_primitives_continue},
+    {"primitives/indices", psp_primitives_indices},
+    {"primitives/immediate", psp_primitives_immediate},
 };
 const unsigned psp_nports = sizeof psp_ports / sizeof psp_ports[0];
 
